@@ -1,0 +1,919 @@
+// assembler.cpp: lexer, directive and instruction parser, label resolution and checks.
+//
+// Grammar (isa/README.md has the full language):
+//   line      := [label ':'] [directive | instruction] [comment]
+//   directive := '.' name args...
+//   instr     := ['@' ['!'] pred] mnemonic ['.' cmp] [operand {',' operand}]
+//   operand   := reg | pred | '!' pred | imm | '%' special | '$' uniform | mem | label
+//   mem       := '[' term {('+' | '-') term} ']'   term := buffer | reg ['*' scale] | imm
+#include "isa/assembler.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+namespace simt::isa {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------- lexer
+
+enum class Tok : uint8_t { Ident, Number, String, Punct, End };
+
+struct Token {
+    Tok kind = Tok::End;
+    std::string text;
+    uint32_t col = 0;  // 1-based
+};
+
+bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+
+// Splits one line into tokens; comments (';' or '//') end the line.
+std::vector<Token> lex_line(const std::string& line, const SourceLoc& where) {
+    std::vector<Token> out;
+    size_t i = 0, n = line.size();
+    int depth = 0;  // inside [ ], '-' is always an operator
+    while (i < n) {
+        char c = line[i];
+        if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
+        if (c == ';' || (c == '/' && i + 1 < n && line[i + 1] == '/')) break;
+        Token t;
+        t.col = static_cast<uint32_t>(i + 1);
+        if (ident_start(c) || c == '%' || c == '$') {
+            size_t j = i + 1;
+            while (j < n && ident_char(line[j])) ++j;
+            t.kind = Tok::Ident;
+            t.text = line.substr(i, j - i);
+            i = j;
+        } else if (std::isdigit(static_cast<unsigned char>(c)) ||
+                   (c == '-' && i + 1 < n && std::isdigit(static_cast<unsigned char>(line[i + 1])) &&
+                    depth == 0)) {
+            // Outside [ ] there is no subtraction, so '-' before a digit is a sign.
+            size_t j = i + 1;
+            while (j < n && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == '.' ||
+                             ((line[j] == '-' || line[j] == '+') && (line[j - 1] == 'e' || line[j - 1] == 'E') &&
+                              line.compare(i, 2, "0x") != 0 && line.compare(i, 3, "-0x") != 0)))
+                ++j;
+            t.kind = Tok::Number;
+            t.text = line.substr(i, j - i);
+            i = j;
+        } else if (c == '"') {
+            size_t j = line.find('"', i + 1);
+            if (j == std::string::npos)
+                throw Error({where.file, where.line, t.col}, "unterminated string; expected a closing '\"'");
+            t.kind = Tok::String;
+            t.text = line.substr(i + 1, j - i - 1);
+            i = j + 1;
+        } else if (std::strchr(",[]+-*:@!=", c)) {
+            t.kind = Tok::Punct;
+            t.text = std::string(1, c);
+            depth += (c == '[') - (c == ']');
+            ++i;
+        } else {
+            throw Error({where.file, where.line, t.col},
+                        std::string("unexpected character '") + c + "'");
+        }
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+// A number token as 32 bits. Integers must fit in 32 bits (signed or unsigned);
+// a '.', an exponent or an 'f' suffix makes an fp32 literal.
+struct NumberValue {
+    uint32_t bits = 0;
+    bool is_float = false;
+    int64_t as_int = 0;     // integers only
+    double as_double = 0;   // both
+};
+
+std::optional<NumberValue> parse_number(const std::string& s) {
+    NumberValue v;
+    bool hex = s.rfind("0x", 0) == 0 || s.rfind("-0x", 0) == 0;
+    bool is_float = !hex && (s.find_first_of(".eE") != std::string::npos || (!s.empty() && s.back() == 'f'));
+    if (is_float) {
+        std::string body = s;
+        if (!body.empty() && body.back() == 'f') body.pop_back();
+        char* end = nullptr;
+        double d = std::strtod(body.c_str(), &end);
+        if (body.empty() || *end != '\0') return std::nullopt;
+        float f = static_cast<float>(d);
+        std::memcpy(&v.bits, &f, 4);
+        v.is_float = true;
+        v.as_double = d;
+        return v;
+    }
+    char* end = nullptr;
+    errno = 0;
+    long long x = std::strtoll(s.c_str(), &end, 0);
+    if (s.empty() || *end != '\0' || errno == ERANGE) return std::nullopt;
+    if (x < std::numeric_limits<int32_t>::min() || x > static_cast<long long>(std::numeric_limits<uint32_t>::max()))
+        return std::nullopt;
+    v.bits = static_cast<uint32_t>(x);
+    v.as_int = x;
+    v.as_double = static_cast<double>(x);
+    return v;
+}
+
+// Levenshtein distance, for "did you mean" suggestions.
+size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j)
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+std::string suggest(std::string_view word, const std::vector<std::string>& candidates) {
+    std::string best;
+    size_t best_d = 3;  // suggest only close matches
+    for (const auto& c : candidates) {
+        size_t d = edit_distance(word, c);
+        if (d < best_d) { best_d = d; best = c; }
+    }
+    return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
+// ---------------------------------------------------------------- parser
+
+struct PendingLabel {
+    std::string name;
+    SourceLoc loc;
+    size_t instr;
+    size_t operand;
+};
+
+class Assembler {
+public:
+    Program run(const std::string& text, const std::string& name, const std::string& dir) {
+        prog_.path = name;
+        parse_text(text, name, dir);
+        finish(name);
+        return std::move(prog_);
+    }
+
+private:
+    Program prog_;
+    std::vector<std::string> include_stack_;
+    std::vector<PendingLabel> pending_;
+    std::map<std::string, SourceLoc> label_locs_;
+    std::map<std::string, SourceLoc> names_;  // buffers and uniforms share one namespace
+    std::optional<SourceLoc> regs_loc_, grid_loc_, block_loc_, fragment_loc_, tile_loc_;
+    uint32_t max_reg_ = 0;
+    bool any_reg_ = false;
+
+    // cursor over one line's tokens
+    const std::vector<Token>* toks_ = nullptr;
+    size_t pos_ = 0;
+    SourceLoc line_loc_;
+
+    // ---- token cursor helpers
+    bool at_end() const { return pos_ >= toks_->size(); }
+    const Token& peek() const {
+        static const Token end{};
+        return at_end() ? end : (*toks_)[pos_];
+    }
+    SourceLoc loc_here() const {
+        SourceLoc l = line_loc_;
+        l.col = at_end() ? (toks_->empty() ? 1 : toks_->back().col + uint32_t(toks_->back().text.size()))
+                         : peek().col;
+        return l;
+    }
+    SourceLoc loc_of(const Token& t) const { return {line_loc_.file, line_loc_.line, t.col}; }
+    [[noreturn]] void fail(const std::string& msg) const { throw Error(loc_here(), msg); }
+    bool accept(const char* punct) {
+        if (!at_end() && peek().kind == Tok::Punct && peek().text == punct) { ++pos_; return true; }
+        return false;
+    }
+    void expect(const char* punct, const char* what) {
+        if (!accept(punct)) fail(std::string("expected '") + punct + "' " + what + found());
+    }
+    std::string found() const {
+        if (at_end()) return ", found end of line";
+        return ", found '" + peek().text + "'";
+    }
+    const Token& next() { return (*toks_)[pos_++]; }
+    void expect_end() {
+        if (!at_end()) fail("unexpected '" + peek().text + "'; expected end of line");
+    }
+
+    // ---- whole text
+    void parse_text(const std::string& text, const std::string& name, const std::string& dir) {
+        if (std::find(include_stack_.begin(), include_stack_.end(), name) != include_stack_.end())
+            throw Error({name, 0, 0}, "include cycle: this file includes itself");
+        if (include_stack_.size() > 32) throw Error({name, 0, 0}, ".include nested deeper than 32 files");
+        include_stack_.push_back(name);
+        std::istringstream in(text);
+        std::string line;
+        uint32_t lineno = 0;
+        while (std::getline(in, line)) {
+            ++lineno;
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            line_loc_ = {name, lineno, 0};
+            auto toks = lex_line(line, line_loc_);
+            toks_ = &toks;
+            pos_ = 0;
+            parse_line(line, dir);
+        }
+        include_stack_.pop_back();
+    }
+
+    void parse_line(const std::string& raw, const std::string& dir) {
+        if (at_end()) return;
+        // label(s)
+        while (pos_ + 1 < toks_->size() && peek().kind == Tok::Ident && (*toks_)[pos_ + 1].text == ":" &&
+               (*toks_)[pos_ + 1].kind == Tok::Punct) {
+            define_label(next());
+            ++pos_;
+        }
+        if (at_end()) return;
+        const Token& t = peek();
+        if (t.kind == Tok::Ident && t.text[0] == '.') {
+            ++pos_;
+            parse_directive(t, dir);
+            return;
+        }
+        parse_instruction(raw);
+    }
+
+    void define_label(const Token& t) {
+        const std::string& name = t.text;
+        if (name[0] == '.' || name[0] == '%' || name[0] == '$' || is_register_name(name))
+            throw Error(loc_of(t), "'" + name + "' cannot be a label name; expected an identifier");
+        auto it = label_locs_.find(name);
+        if (it != label_locs_.end())
+            throw Error(loc_of(t), "duplicate label '" + name + "' (first defined at " + it->second.str() + ")");
+        label_locs_[name] = loc_of(t);
+        prog_.labels[name] = static_cast<uint32_t>(prog_.code.size());
+    }
+
+    static bool is_register_name(const std::string& s) {
+        if (s.size() < 2 || (s[0] != 'r' && s[0] != 'p')) return false;
+        return std::all_of(s.begin() + 1, s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    }
+
+    // ---- directives
+    uint64_t expect_uint(const char* what, uint64_t min, uint64_t max) {
+        if (at_end() || peek().kind != Tok::Number) fail(std::string("expected ") + what + found());
+        auto v = parse_number(peek().text);
+        if (!v || v->is_float || v->as_int < 0)
+            fail(std::string("expected ") + what + " (a non-negative integer)" + found());
+        if (uint64_t(v->as_int) < min || uint64_t(v->as_int) > max)
+            fail(std::string(what) + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                 ", found " + peek().text);
+        ++pos_;
+        return static_cast<uint64_t>(v->as_int);
+    }
+    double expect_real(const char* what) {
+        if (at_end() || peek().kind != Tok::Number) fail(std::string("expected ") + what + found());
+        auto v = parse_number(peek().text);
+        if (!v) fail(std::string("expected ") + what + found());
+        ++pos_;
+        return v->as_double;
+    }
+    std::string expect_ident(const char* what) {
+        if (at_end() || peek().kind != Tok::Ident) fail(std::string("expected ") + what + found());
+        return next().text;
+    }
+
+    Dim3 parse_dim3(const char* what) {
+        Dim3 d;
+        d.x = static_cast<uint32_t>(expect_uint(what, 1, 0x7fffffff));
+        if (!at_end()) d.y = static_cast<uint32_t>(expect_uint(what, 1, 65535));
+        if (!at_end()) d.z = static_cast<uint32_t>(expect_uint(what, 1, 65535));
+        expect_end();
+        return d;
+    }
+
+    void once(std::optional<SourceLoc>& slot, const Token& t) {
+        if (slot) throw Error(loc_of(t), t.text + " given twice (first at " + slot->str() + ")");
+        slot = loc_of(t);
+    }
+
+    void parse_directive(const Token& d, const std::string& dir) {
+        const std::string& name = d.text;
+        if (name == ".kernel") {
+            prog_.kernel = expect_ident("a kernel name");
+            expect_end();
+        } else if (name == ".grid") {
+            once(grid_loc_, d);
+            prog_.launch.grid = parse_dim3("grid size");
+            prog_.launch.loc = loc_of(d);
+        } else if (name == ".block") {
+            once(block_loc_, d);
+            prog_.launch.block = parse_dim3("block size");
+            if (prog_.launch.block.count() > 1024)
+                throw Error(loc_of(d), "block of " + std::to_string(prog_.launch.block.count()) +
+                                           " threads; expected at most 1024 threads per block");
+        } else if (name == ".fragment") {
+            once(fragment_loc_, d);
+            prog_.launch.mode = LaunchDecl::Mode::Fragment;
+            prog_.launch.width = static_cast<uint32_t>(expect_uint("width in pixels", 1, 1 << 16));
+            prog_.launch.height = static_cast<uint32_t>(expect_uint("height in pixels", 1, 1 << 16));
+            prog_.launch.loc = loc_of(d);
+            expect_end();
+        } else if (name == ".tile") {
+            once(tile_loc_, d);
+            uint32_t w = static_cast<uint32_t>(expect_uint("tile width", 2, 32));
+            uint32_t h = static_cast<uint32_t>(expect_uint("tile height", 2, 32));
+            expect_end();
+            if (w * h != kWarpSize || w % 2 || h % 2)
+                throw Error(loc_of(d), "tile " + std::to_string(w) + "x" + std::to_string(h) +
+                                           "; expected even sides with width * height = 32 (e.g. 4 8, 8 4, 2 16)");
+            prog_.launch.tile_w = w;
+            prog_.launch.tile_h = h;
+        } else if (name == ".regs") {
+            once(regs_loc_, d);
+            prog_.regs_per_thread = static_cast<uint32_t>(expect_uint("registers per thread", 1, kMaxRegs));
+            expect_end();
+        } else if (name == ".shared") {
+            prog_.shared_bytes = static_cast<uint32_t>(expect_uint("shared memory bytes per block", 0, 1u << 30));
+            expect_end();
+        } else if (name == ".local") {
+            uint64_t b = expect_uint("local memory bytes per thread", 0, 512 * 1024);
+            if (b % 4) throw Error(loc_of(d), "local memory size must be a multiple of 4 bytes");
+            prog_.local_bytes = static_cast<uint32_t>(b);
+            expect_end();
+        } else if (name == ".buffer") {
+            parse_buffer(d);
+        } else if (name == ".uniform") {
+            parse_uniform(d);
+        } else if (name == ".include") {
+            if (at_end() || peek().kind != Tok::String) fail("expected a file name in quotes" + found());
+            std::string file = next().text;
+            expect_end();
+            include_file(d, file, dir);
+        } else {
+            static const std::vector<std::string> known = {".kernel", ".grid",   ".block",  ".fragment", ".tile",
+                                                           ".regs",   ".shared", ".local",  ".buffer",   ".uniform",
+                                                           ".include"};
+            throw Error(loc_of(d), "unknown directive '" + name + "'" + suggest(name, known) +
+                                       "; expected one of .kernel .grid .block .fragment .tile .regs .shared "
+                                       ".local .buffer .uniform .include");
+        }
+    }
+
+    void include_file(const Token& d, const std::string& file, const std::string& dir) {
+        fs::path p = fs::path(dir) / file;
+        std::ifstream in(p);
+        if (!in) throw Error(loc_of(d), "cannot open included file '" + p.string() + "'");
+        std::stringstream ss;
+        ss << in.rdbuf();
+        auto saved_toks = toks_;
+        auto saved_pos = pos_;
+        auto saved_loc = line_loc_;
+        parse_text(ss.str(), p.string(), p.parent_path().string());
+        toks_ = saved_toks;
+        pos_ = saved_pos;
+        line_loc_ = saved_loc;
+    }
+
+    void declare_name(const std::string& n, const Token& at) {
+        auto it = names_.find(n);
+        if (it != names_.end())
+            throw Error(loc_of(at), "'" + n + "' already declared at " + it->second.str());
+        names_[n] = loc_of(at);
+    }
+
+    ElemType parse_type() {
+        std::string t = expect_ident("an element type (u32, i32, f32 or f64)");
+        if (t == "u32") return ElemType::U32;
+        if (t == "i32") return ElemType::I32;
+        if (t == "f32") return ElemType::F32;
+        if (t == "f64") return ElemType::F64;
+        --pos_;
+        fail("unknown element type '" + t + "'; expected u32, i32, f32 or f64");
+    }
+
+    void parse_buffer(const Token& d) {
+        BufferDecl b;
+        b.loc = loc_of(d);
+        Token name_tok = peek();
+        b.name = expect_ident("a buffer name");
+        declare_name(b.name, name_tok);
+        b.type = parse_type();
+        // COUNT or WxH (lexed as one number token like "64x64", or a hex-looking token)
+        if (at_end() || peek().kind != Tok::Number) fail("expected an element count or WxH" + found());
+        std::string c = peek().text;
+        size_t x = c.find('x');
+        if (x != std::string::npos && c.rfind("0x", 0) != 0) {
+            auto w = parse_number(c.substr(0, x)), h = parse_number(c.substr(x + 1));
+            if (!w || !h || w->is_float || h->is_float || w->as_int < 1 || h->as_int < 1 || w->as_int > 65536 ||
+                h->as_int > 65536)
+                fail("expected a 2D size WxH with 1 <= W, H <= 65536, found '" + c + "'");
+            ++pos_;
+            b.width = static_cast<uint32_t>(w->as_int);
+            b.height = static_cast<uint32_t>(h->as_int);
+            b.count = uint64_t(b.width) * b.height;
+        } else {
+            b.count = expect_uint("an element count", 1, 1ull << 32);
+        }
+        parse_init(b);
+        expect_end();
+        prog_.buffers.push_back(std::move(b));
+    }
+
+    void parse_init(BufferDecl& b) {
+        std::string k = expect_ident("an initialiser (zero, iota, const, random, perm or file)");
+        BufferInit& in = b.init;
+        if (k == "zero") {
+            in.kind = BufferInit::Kind::Zero;
+        } else if (k == "iota") {
+            in.kind = BufferInit::Kind::Iota;
+            in.a = 0;
+            in.b = 1;
+            if (!at_end()) in.a = expect_real("an iota start value");
+            if (!at_end()) in.b = expect_real("an iota step");
+        } else if (k == "const") {
+            in.kind = BufferInit::Kind::Const;
+            in.a = expect_real("a constant value");
+        } else if (k == "random") {
+            in.kind = BufferInit::Kind::Random;
+            in.seed = expect_uint("a random seed", 0, std::numeric_limits<uint32_t>::max());
+            in.a = 0;
+            in.b = 1;
+            if (!at_end()) {
+                in.a = expect_real("a minimum value");
+                in.b = expect_real("a maximum value");
+                if (!(in.b > in.a)) fail("random range needs MIN < MAX");
+            }
+        } else if (k == "perm") {
+            in.kind = BufferInit::Kind::Perm;
+            in.seed = expect_uint("a permutation seed", 0, std::numeric_limits<uint32_t>::max());
+            if (b.type == ElemType::F32 || b.type == ElemType::F64)
+                fail("a perm buffer holds indices; expected element type u32 or i32");
+        } else if (k == "file") {
+            in.kind = BufferInit::Kind::File;
+            if (at_end() || peek().kind != Tok::String) fail("expected a CSV file name in quotes" + found());
+            in.path = next().text;
+            fs::path p(in.path);
+            if (p.is_relative()) in.path = (fs::path(include_dir()) / p).string();
+        } else {
+            --pos_;
+            fail("unknown initialiser '" + k + "'; expected zero, iota, const, random, perm or file");
+        }
+    }
+
+    std::string include_dir() const {
+        return fs::path(line_loc_.file).parent_path().string();
+    }
+
+    void parse_uniform(const Token& d) {
+        UniformDecl u;
+        u.loc = loc_of(d);
+        Token name_tok = peek();
+        u.name = expect_ident("a uniform name");
+        declare_name(u.name, name_tok);
+        u.type = parse_type();
+        if (u.type == ElemType::F64) { --pos_; fail("uniforms are 32-bit; expected u32, i32 or f32"); }
+        if (at_end() || peek().kind != Tok::Number) fail("expected the uniform's value" + found());
+        auto v = parse_number(peek().text);
+        if (!v) fail("expected a number, found '" + peek().text + "'");
+        ++pos_;
+        if (u.type == ElemType::F32) {
+            float f = static_cast<float>(v->as_double);
+            std::memcpy(&u.bits, &f, 4);
+        } else {
+            if (v->is_float) { --pos_; fail("expected an integer for a " + std::string(u.type == ElemType::U32 ? "u32" : "i32") + " uniform"); }
+            u.bits = v->bits;
+        }
+        expect_end();
+        prog_.uniforms.push_back(std::move(u));
+    }
+
+    // ---- instructions
+    const OpInfo* lookup(const std::string& mnemonic, Cmp& cmp) {
+        static const std::unordered_map<std::string, const OpInfo*> by_name = [] {
+            std::unordered_map<std::string, const OpInfo*> m;
+            for (const auto& i : op_table()) m[std::string(i.mnemonic)] = &i;
+            return m;
+        }();
+        cmp = Cmp::None;
+        if (auto it = by_name.find(mnemonic); it != by_name.end()) return it->second;
+        size_t dot = mnemonic.rfind('.');
+        if (dot == std::string::npos) return nullptr;
+        auto base = by_name.find(mnemonic.substr(0, dot));
+        if (base == by_name.end()) return nullptr;
+        Op op = base->second->op;
+        if (op != Op::Isetp && op != Op::Usetp && op != Op::Fsetp) return nullptr;
+        static const std::map<std::string, Cmp> cmps = {{"lt", Cmp::Lt}, {"le", Cmp::Le}, {"gt", Cmp::Gt},
+                                                        {"ge", Cmp::Ge}, {"eq", Cmp::Eq}, {"ne", Cmp::Ne}};
+        auto c = cmps.find(mnemonic.substr(dot + 1));
+        if (c == cmps.end()) return nullptr;
+        cmp = c->second;
+        return base->second;
+    }
+
+    static std::vector<std::string> all_mnemonics() {
+        std::vector<std::string> v;
+        for (const auto& i : op_table()) v.emplace_back(i.mnemonic);
+        return v;
+    }
+
+    void parse_instruction(const std::string& raw) {
+        Instruction in;
+        in.loc = loc_here();
+        if (accept("@")) {
+            bool neg = accept("!");
+            if (at_end() || peek().kind != Tok::Ident) fail("expected a guard predicate after '@'" + found());
+            const Token& pt = next();
+            int p = pred_index(pt.text);
+            if (p < 0) throw Error(loc_of(pt), "expected a predicate p0..p6 or pt as guard, found '" + pt.text + "'");
+            in.guard = static_cast<int8_t>(p);
+            in.guard_negate = neg;
+        }
+        if (at_end() || peek().kind != Tok::Ident) fail("expected an instruction mnemonic" + found());
+        const Token& mt = next();
+        Cmp cmp;
+        const OpInfo* op = lookup(mt.text, cmp);
+        if (!op) {
+            std::string msg = "unknown opcode '" + mt.text + "'" + suggest(mt.text, all_mnemonics());
+            throw Error(loc_of(mt), msg + "; see isa/README.md for the instruction list");
+        }
+        bool needs_cmp = op->op == Op::Isetp || op->op == Op::Usetp || op->op == Op::Fsetp;
+        if (needs_cmp && cmp == Cmp::None)
+            throw Error(loc_of(mt), std::string(op->mnemonic) + " needs a comparison: " + std::string(op->mnemonic) +
+                                        ".lt, .le, .gt, .ge, .eq or .ne");
+        in.op = op->op;
+        in.cmp = cmp;
+        in.loc = loc_of(mt);
+        if (in.guard >= 0) in.loc.col = (*toks_)[0].col;
+        parse_operands(in, *op, mt);
+        size_t start = raw.find_first_not_of(" \t");
+        size_t end = raw.find_first_of(";");
+        size_t slash = raw.find("//");
+        end = std::min(end, slash);
+        std::string text = raw.substr(start == std::string::npos ? 0 : start,
+                                      end == std::string::npos ? std::string::npos : end - start);
+        while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+        prog_.code.push_back(in);
+        prog_.text.push_back(text);
+    }
+
+    static int pred_index(const std::string& s) {
+        if (s == "pt") return int(kPredTrue);
+        if (s.size() == 2 && s[0] == 'p' && s[1] >= '0' && s[1] < char('0' + kNumPreds)) return s[1] - '0';
+        return -1;
+    }
+
+    // Parses "rN"; returns -1 if the token is not a register name at all.
+    int reg_index(const Token& t) {
+        const std::string& s = t.text;
+        if (s.size() < 2 || s[0] != 'r' ||
+            !std::all_of(s.begin() + 1, s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+            return -1;
+        if (s.size() > 4) throw Error(loc_of(t), "register '" + s + "' out of range; expected r0..r254");
+        int r = std::stoi(s.substr(1));
+        if (r >= int(kMaxRegs)) throw Error(loc_of(t), "register '" + s + "' out of range; expected r0..r254");
+        return r;
+    }
+
+    void note_reg(int r, int width) {
+        any_reg_ = true;
+        max_reg_ = std::max<uint32_t>(max_reg_, uint32_t(r + width - 1));
+    }
+
+    static const char* kind_words(char k) {
+        switch (k) {
+            case 'R': return "a destination register rN";
+            case 'P': return "a destination predicate p0..p6";
+            case 'D': return "an even register rN holding an fp64 pair rN:rN+1";
+            case 'E': return "an even register rN holding an fp64 pair rN:rN+1";
+            case 'W': return "the first of 4 consecutive registers rN..rN+3";
+            case 'X': return "the first of 4 consecutive registers rN..rN+3";
+            case 'V': return "a value: register, immediate, %special or $uniform";
+            case 'Q': return "a predicate p0..p6, pt, or !pN";
+            case 'M': return "a memory operand [buffer + rI*S + offset]";
+            case 'L': return "a label";
+            case 'T': return "a 2D buffer name";
+        }
+        return "an operand";
+    }
+
+    void parse_operands(Instruction& in, const OpInfo& op, const Token& mt) {
+        std::vector<char> kinds;
+        for (char c : op.signature)
+            if (c != ',') kinds.push_back(c);
+        size_t count = 0;
+        if (!at_end()) {
+            while (true) {
+                if (count >= kinds.size()) {
+                    fail(std::string(op.mnemonic) + " takes " + std::to_string(kinds.size()) + " operand" +
+                         (kinds.size() == 1 ? "" : "s") + " (" + std::string(op.signature.empty() ? "none" : op.signature) +
+                         "); found more");
+                }
+                in.ops[count] = parse_operand(kinds[count], op, count);
+                ++count;
+                if (at_end()) break;
+                expect(",", "between operands");
+            }
+        }
+        if (count < kinds.size())
+            throw Error(loc_here(), std::string(op.mnemonic) + " takes " + std::to_string(kinds.size()) +
+                                        " operand" + (kinds.size() == 1 ? "" : "s") + " (" +
+                                        std::string(op.signature) + "), found " + std::to_string(count) +
+                                        "; operand " + std::to_string(count + 1) + " should be " +
+                                        kind_words(kinds[count]));
+        in.nops = static_cast<uint8_t>(count);
+        (void)mt;
+    }
+
+    Operand parse_operand(char kind, const OpInfo& op, size_t index) {
+        if (at_end()) fail(std::string("expected ") + kind_words(kind) + found());
+        const Token& t = peek();
+        SourceLoc at = loc_of(t);
+        auto wrong = [&](const std::string& what) -> Operand {
+            throw Error(at, "operand " + std::to_string(index + 1) + " of " + std::string(op.mnemonic) +
+                                ": expected " + kind_words(kind) + ", found " + what);
+        };
+        Operand o;
+        switch (kind) {
+            case 'R': case 'D': case 'W': case 'E': case 'X': {
+                if (t.kind != Tok::Ident) return wrong("'" + t.text + "'");
+                int r = reg_index(t);
+                if (r < 0) return wrong("'" + t.text + "'");
+                int width = (kind == 'D' || kind == 'E') ? 2 : (kind == 'W' || kind == 'X') ? 4 : 1;
+                if (width == 2 && r % 2) throw Error(at, "fp64 register pair must start at an even register, found '" + t.text + "'");
+                if (r + width - 1 >= int(kMaxRegs))
+                    throw Error(at, "register range r" + std::to_string(r) + "..r" + std::to_string(r + width - 1) +
+                                        " out of range; expected registers up to r254");
+                ++pos_;
+                note_reg(r, width);
+                o.kind = OperandKind::Reg;
+                o.value = uint32_t(r);
+                return o;
+            }
+            case 'P': {
+                if (t.kind != Tok::Ident || pred_index(t.text) < 0 || t.text == "pt") return wrong("'" + t.text + "'");
+                ++pos_;
+                o.kind = OperandKind::Pred;
+                o.value = uint32_t(pred_index(t.text));
+                return o;
+            }
+            case 'Q': {
+                bool neg = accept("!");
+                if (at_end() || peek().kind != Tok::Ident || pred_index(peek().text) < 0)
+                    return wrong(at_end() ? "end of line" : "'" + peek().text + "'");
+                o.kind = OperandKind::Pred;
+                o.negate = neg;
+                o.value = uint32_t(pred_index(next().text));
+                return o;
+            }
+            case 'V': return parse_value(t, wrong);
+            case 'M': return parse_mem(op, wrong);
+            case 'L': {
+                if (t.kind != Tok::Ident || t.text[0] == '%' || t.text[0] == '$' || t.text[0] == '.')
+                    return wrong("'" + t.text + "'");
+                ++pos_;
+                o.kind = OperandKind::Label;
+                pending_.push_back({t.text, at, prog_.code.size(), index});
+                return o;
+            }
+            case 'T': {
+                if (t.kind != Tok::Ident) return wrong("'" + t.text + "'");
+                int b = find_buffer(t.text);
+                if (b < 0) throw Error(at, "unknown buffer '" + t.text + "'; declare it with .buffer before use");
+                if (prog_.buffers[b].width == 0)
+                    throw Error(at, "buffer '" + t.text + "' is not 2D; tex needs a buffer declared with WxH");
+                if (prog_.buffers[b].type != ElemType::F32 && prog_.buffers[b].type != ElemType::U32 &&
+                    prog_.buffers[b].type != ElemType::I32)
+                    throw Error(at, "tex reads 32-bit texels; buffer '" + t.text + "' is f64");
+                ++pos_;
+                o.kind = OperandKind::Buffer;
+                o.value = uint32_t(b);
+                return o;
+            }
+        }
+        return wrong("'" + t.text + "'");
+    }
+
+    int find_buffer(const std::string& n) const {
+        for (size_t i = 0; i < prog_.buffers.size(); ++i)
+            if (prog_.buffers[i].name == n) return int(i);
+        return -1;
+    }
+
+    template <class Wrong>
+    Operand parse_value(const Token& t, Wrong& wrong) {
+        Operand o;
+        SourceLoc at = loc_of(t);
+        if (t.kind == Tok::Number) {
+            auto v = parse_number(t.text);
+            if (!v) throw Error(at, "bad number '" + t.text + "'; expected a 32-bit integer or a float");
+            ++pos_;
+            o.kind = OperandKind::Imm;
+            o.value = v->bits;
+            o.fp = v->is_float;
+            return o;
+        }
+        if (t.kind != Tok::Ident) return wrong("'" + t.text + "'");
+        if (t.text[0] == '%') {
+            static const std::map<std::string, Special> sp = {
+                {"%laneid", Special::LaneId},   {"%warpid", Special::WarpId},   {"%tid.x", Special::TidX},
+                {"%tid.y", Special::TidY},      {"%tid.z", Special::TidZ},      {"%ctaid.x", Special::CtaidX},
+                {"%ctaid.y", Special::CtaidY},  {"%ctaid.z", Special::CtaidZ},  {"%ntid.x", Special::NtidX},
+                {"%ntid.y", Special::NtidY},    {"%ntid.z", Special::NtidZ},    {"%nctaid.x", Special::NctaidX},
+                {"%nctaid.y", Special::NctaidY}, {"%nctaid.z", Special::NctaidZ}, {"%pixel.x", Special::PixelX},
+                {"%pixel.y", Special::PixelY}};
+            auto it = sp.find(t.text);
+            if (it == sp.end()) {
+                std::vector<std::string> names;
+                for (auto& [k, v] : sp) names.push_back(k);
+                throw Error(at, "unknown special value '" + t.text + "'" + suggest(t.text, names) +
+                                    "; expected %laneid, %warpid, %tid.x/y/z, %ctaid.x/y/z, %ntid.x/y/z, "
+                                    "%nctaid.x/y/z, %pixel.x/y");
+            }
+            ++pos_;
+            o.kind = OperandKind::Special;
+            o.value = uint32_t(it->second);
+            return o;
+        }
+        if (t.text[0] == '$') {
+            std::string n = t.text.substr(1);
+            for (size_t i = 0; i < prog_.uniforms.size(); ++i)
+                if (prog_.uniforms[i].name == n) {
+                    ++pos_;
+                    o.kind = OperandKind::Uniform;
+                    o.value = uint32_t(i);
+                    return o;
+                }
+            throw Error(at, "unknown uniform '" + t.text + "'; declare it with .uniform before use");
+        }
+        int r = reg_index(t);
+        if (r < 0) return wrong("'" + t.text + "'");
+        ++pos_;
+        note_reg(r, 1);
+        o.kind = OperandKind::Reg;
+        o.value = uint32_t(r);
+        return o;
+    }
+
+    template <class Wrong>
+    Operand parse_mem(const OpInfo& op, Wrong& wrong) {
+        Operand o;
+        o.kind = OperandKind::Mem;
+        const Token& open = peek();
+        SourceLoc at = loc_of(open);
+        if (!accept("[")) return wrong("'" + open.text + "'");
+        bool first = true;
+        int64_t offset = 0;
+        while (true) {
+            int sign = 1;
+            if (!first) {
+                if (accept("]")) break;
+                if (accept("-")) sign = -1;
+                else expect("+", "or ']' in the memory operand");
+            }
+            first = false;
+            if (at_end()) fail("expected a buffer, register or offset in the memory operand" + found());
+            const Token& t = next();
+            if (t.kind == Tok::Number) {
+                auto v = parse_number(t.text);
+                if (!v || v->is_float)
+                    throw Error(loc_of(t), "expected an integer byte offset, found '" + t.text + "'");
+                offset += sign * v->as_int;
+            } else if (t.kind == Tok::Ident && reg_index(t) >= 0) {
+                if (sign < 0) throw Error(loc_of(t), "a register in a memory operand cannot be subtracted");
+                if (o.mem.index_reg >= 0) throw Error(loc_of(t), "at most one register in a memory operand");
+                int r = reg_index(t);
+                note_reg(r, 1);
+                o.mem.index_reg = int16_t(r);
+                if (accept("*")) {
+                    const Token& s = peek();
+                    uint64_t sc = expect_uint("a scale", 1, 16);
+                    if (sc != 1 && sc != 2 && sc != 4 && sc != 8 && sc != 16)
+                        throw Error(loc_of(s), "scale must be 1, 2, 4, 8 or 16, found " + s.text);
+                    o.mem.scale = uint8_t(sc);
+                }
+            } else if (t.kind == Tok::Ident) {
+                if (sign < 0 || o.mem.buffer >= 0)
+                    throw Error(loc_of(t), "a memory operand names at most one buffer, first");
+                int b = find_buffer(t.text);
+                if (b < 0) throw Error(loc_of(t), "unknown buffer '" + t.text + "'; declare it with .buffer before use");
+                o.mem.buffer = b;
+            } else {
+                throw Error(loc_of(t), "unexpected '" + t.text + "' in memory operand");
+            }
+        }
+        if (offset < std::numeric_limits<int32_t>::min() || offset > std::numeric_limits<int32_t>::max())
+            throw Error(at, "memory offset out of 32-bit range");
+        o.mem.offset = int32_t(offset);
+        bool needs_buffer = op.space == Space::Global || op.space == Space::Const;
+        if (needs_buffer && o.mem.buffer < 0)
+            throw Error(at, std::string(op.mnemonic) + " needs a buffer in its address, e.g. [data + r1*4]");
+        if (!needs_buffer && o.mem.buffer >= 0)
+            throw Error(at, std::string(op.mnemonic) + " addresses " +
+                                (op.space == Space::Shared ? "shared" : "local") +
+                                " memory by offset; a buffer name is not allowed here");
+        return o;
+    }
+
+    // ---- second pass
+    void finish(const std::string& name) {
+        for (const auto& p : pending_) {
+            auto it = prog_.labels.find(p.name);
+            if (it == prog_.labels.end()) {
+                std::vector<std::string> names;
+                for (auto& [k, v] : prog_.labels) names.push_back(k);
+                throw Error(p.loc, "undefined label '" + p.name + "'" + suggest(p.name, names));
+            }
+            prog_.code[p.instr].ops[p.operand].value = it->second;
+        }
+        for (const auto& [label, pc] : prog_.labels)
+            if (pc >= prog_.code.size())
+                throw Error(label_locs_[label], "label '" + label + "' is at the end of the program; expected an instruction after it");
+        if (prog_.code.empty()) throw Error({name, 0, 0}, "no instructions; a kernel needs at least one instruction");
+        bool compute = grid_loc_ || block_loc_;
+        if (compute && fragment_loc_)
+            throw Error(*fragment_loc_, ".fragment conflicts with .grid/.block given at " +
+                                            (grid_loc_ ? grid_loc_ : block_loc_)->str() + "; a launch is one or the other");
+        if (!compute && !fragment_loc_)
+            throw Error({name, 1, 0}, "no launch; expected .grid and .block (compute) or .fragment W H");
+        if (compute && !grid_loc_) throw Error(*block_loc_, ".block without .grid; expected both");
+        if (compute && !block_loc_) throw Error(*grid_loc_, ".grid without .block; expected both");
+        if (tile_loc_ && !fragment_loc_) throw Error(*tile_loc_, ".tile applies to .fragment launches only");
+        if (prog_.kernel.empty()) prog_.kernel = fs::path(name).stem().string();
+        uint32_t used = any_reg_ ? max_reg_ + 1 : 1;
+        if (prog_.regs_per_thread == 0) {
+            prog_.regs_per_thread = used;
+        } else if (used > prog_.regs_per_thread) {
+            for (const auto& in : prog_.code)
+                check_regs_fit(in);
+        }
+        for (auto& in : prog_.code) derive_reg_use(in);
+    }
+
+    void check_regs_fit(const Instruction& in) {
+        Instruction tmp = in;
+        derive_reg_use(tmp);
+        auto check = [&](uint16_t r) {
+            if (r < kPredRegBase && r >= prog_.regs_per_thread)
+                throw Error(in.loc, "register r" + std::to_string(r) + " out of range: .regs " +
+                                        std::to_string(prog_.regs_per_thread) + " (at " + regs_loc_->str() +
+                                        ") allows r0..r" + std::to_string(prog_.regs_per_thread - 1));
+        };
+        for (int i = 0; i < tmp.regs.nsrc; ++i) check(tmp.regs.src[i]);
+        for (int i = 0; i < tmp.regs.ndst; ++i) check(tmp.regs.dst[i]);
+    }
+
+    static void derive_reg_use(Instruction& in) {
+        RegUse ru;
+        auto src = [&](uint16_t r) {
+            for (int i = 0; i < ru.nsrc; ++i)
+                if (ru.src[i] == r) return;
+            ru.src[ru.nsrc++] = r;
+        };
+        auto dst = [&](uint16_t r) { ru.dst[ru.ndst++] = r; };
+        if (in.guard >= 0 && in.guard != int(kPredTrue)) src(uint16_t(kPredRegBase + in.guard));
+        const OpInfo& oi = info(in.op);
+        size_t k = 0;
+        for (char c : oi.signature) {
+            if (c == ',') continue;
+            const Operand& o = in.ops[k++];
+            switch (c) {
+                case 'R': dst(uint16_t(o.value)); break;
+                case 'P': dst(uint16_t(kPredRegBase + o.value)); break;
+                case 'D': dst(uint16_t(o.value)); dst(uint16_t(o.value + 1)); break;
+                case 'W': for (uint32_t i = 0; i < 4; ++i) dst(uint16_t(o.value + i)); break;
+                case 'E': src(uint16_t(o.value)); src(uint16_t(o.value + 1)); break;
+                case 'X': for (uint32_t i = 0; i < 4; ++i) src(uint16_t(o.value + i)); break;
+                case 'V': if (o.kind == OperandKind::Reg) src(uint16_t(o.value)); break;
+                case 'Q': if (o.value != kPredTrue) src(uint16_t(kPredRegBase + o.value)); break;
+                case 'M': if (o.mem.index_reg >= 0) src(uint16_t(o.mem.index_reg)); break;
+                default: break;
+            }
+        }
+        in.regs = ru;
+    }
+};
+
+}  // namespace
+
+Program assemble_text(const std::string& text, const std::string& name, const std::string& dir) {
+    Assembler a;
+    return a.run(text, name, dir);
+}
+
+Program assemble_file(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw Error({path, 0, 0}, "cannot open trace file");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return assemble_text(ss.str(), path, fs::path(path).parent_path().string());
+}
+
+}  // namespace simt::isa

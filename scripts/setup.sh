@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs everything simt-sim needs to build and test, on Debian 12, as root
+# (or through sudo). Idempotent: running it again changes nothing.
+set -euo pipefail
+packages=(
+  build-essential cmake                 # compiler and build
+  libboost-program-options-dev          # command line
+  libyaml-cpp-dev                       # configs
+  libfccp-dev                           # CSV reading (libfccp/csv.h)
+  catch2                                # tests (Catch2 v2)
+  libsfml-dev xvfb xauth                # viz/ and its headless test
+)
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,111 @@
+// executor.hpp: functional (untimed) SIMT execution of one warp instruction at a time.
+//
+// Contract (what the timing model and the functional runner rely on):
+//   * Executor::make_block(i) builds block i of the launch: its shared memory,
+//     local memory and warps, each warp with its launched lanes active at pc 0.
+//   * Executor::step(block, warp, out) executes the warp's next instruction
+//     (warp.next_pc()) for the lanes of the top SIMT-stack entry, updates
+//     registers, memory and the SIMT stack, and describes what happened in
+//     `out`. It never blocks: a `bar` marks warp.at_barrier and moves past the
+//     barrier; the caller holds the warp until Block::barrier_ready() and then
+//     calls Block::release_barrier().
+//   * Reconvergence happens at the immediate post-dominator of each divergent
+//     branch (see cfg.hpp), with one SIMT stack per warp.
+//   * Runtime faults (out-of-bounds address, misaligned access, barrier in
+//     divergent code, the instruction budget exhausted) throw simt::Error
+//     located at the instruction's source line, naming lane and address.
+//
+// The executor knows nothing of time. It may touch: the Program (read only),
+// GlobalMemory, and the Block/Warp it is given.
+#pragma once
+
+#include "isa/isa.hpp"
+#include "sim/functional/cfg.hpp"
+#include "sim/functional/memory.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace simt::func {
+
+using LaneMask = uint32_t;
+
+struct SimtEntry {
+    uint32_t pc;    // next instruction of this entry
+    uint32_t rpc;   // reconvergence pc: pop when pc reaches it (kNoRpc for the bottom entry)
+    LaneMask mask;  // lanes executing this entry
+};
+constexpr uint32_t kNoRpc = 0xffffffffu;
+
+struct Warp {
+    uint64_t block = 0;            // linear block index in the launch
+    uint32_t warp_in_block = 0;
+    uint64_t global_id = 0;        // block * warps_per_block + warp_in_block
+    LaneMask launched = 0;         // lanes that hold a thread/pixel at all
+    LaneMask live = 0;             // launched lanes that have not exited
+    std::vector<SimtEntry> stack;  // back() is the top
+    std::vector<uint32_t> regs;    // structure of arrays: regs[r * 32 + lane]
+    std::array<LaneMask, isa::kNumPreds> preds{};  // predicate p as a lane mask
+    std::array<uint32_t, 32> tid_x{}, tid_y{}, tid_z{};
+    std::array<uint32_t, 32> pixel_x{}, pixel_y{};
+    bool at_barrier = false;
+    bool done() const { return live == 0 || stack.empty(); }
+    uint32_t next_pc() const { return stack.back().pc; }
+    LaneMask active() const { return stack.back().mask; }
+    uint32_t& reg(uint32_t r, uint32_t lane) { return regs[r * 32 + lane]; }
+};
+
+struct Block {
+    uint64_t index = 0;
+    isa::Dim3 ctaid;
+    std::vector<uint8_t> shared;   // Program::shared_bytes
+    std::vector<uint8_t> local;    // threads * Program::local_bytes
+    std::vector<Warp> warps;
+
+    // True when every warp that is not done waits at the barrier.
+    bool barrier_ready() const;
+    void release_barrier();
+    bool done() const;
+};
+
+// Everything the timing model needs to know about one executed warp instruction.
+struct DynInst {
+    uint32_t pc = 0;
+    LaneMask active = 0;     // lanes of the SIMT-stack top when it issued
+    LaneMask exec = 0;       // active lanes whose guard predicate held
+    // Memory and texture instructions: one byte address per exec lane.
+    // Global/const/tex: flat global address. Shared: offset in the block's
+    // shared memory. Local: the address in the interleaved local window
+    // (consecutive lanes at the same offset are consecutive words, as on NVIDIA).
+    std::array<uint64_t, 32> addr{};
+    bool diverged = false;   // a branch split the active lanes
+    bool barrier = false;    // the warp reached `bar`
+    bool warp_exited = false;// no live lanes remain
+};
+
+struct ExecLimits {
+    uint64_t max_warp_instructions = 2'000'000'000ull;  // the budget that ends infinite loops
+};
+
+class Executor {
+public:
+    Executor(const isa::Program& program, GlobalMemory& memory, ExecLimits limits = {});
+
+    std::unique_ptr<Block> make_block(uint64_t block_index) const;
+    void step(Block& block, Warp& warp, DynInst& out);
+
+    uint64_t warp_instructions() const { return executed_; }
+    const isa::Program& program() const { return program_; }
+    const Reconvergence& reconvergence() const { return reconv_; }
+
+private:
+    const isa::Program& program_;
+    GlobalMemory& memory_;
+    ExecLimits limits_;
+    Reconvergence reconv_;
+    uint64_t executed_ = 0;
+};
+
+}  // namespace simt::func
