@@ -1,0 +1,241 @@
+// main.cpp: the simt-sim command line.
+//
+//   simt-sim CONFIG.yaml TRACE.isa [options]
+//
+// Parses options (Boost.Program_options), loads and validates the config and
+// the trace, runs the functional executor alone (--functional) or the timing
+// model, and prints the report; --json / --csv / --timeline write the twins
+// for scripts. Every user error ends with a located message and exit status 1.
+#include "isa/assembler.hpp"
+#include "sim/config/config.hpp"
+#include "sim/functional/memory.hpp"
+#include "sim/functional/runner.hpp"
+#include "sim/report/report.hpp"
+#include "sim/report/timeline_csv.hpp"
+#include "sim/timing/gpu.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <unistd.h>
+
+namespace po = boost::program_options;
+
+namespace {
+
+const char* kUsage = R"(simt-sim: see why GPU code is fast or slow, one warp instruction at a time.
+
+usage: simt-sim CONFIG.yaml TRACE.isa [options]
+
+simt-sim runs one kernel launch, written in a tiny shader assembly (isa/README.md),
+on a cycle-level model of a GPU described by CONFIG (configs/rtx4060.yaml,
+configs/h200.yaml). It reports cycles and time at the config's clock, IPC, SIMT
+efficiency (how many of a warp's 32 lanes did useful work), occupancy and what
+limits it, the warp-state (stall) reasons with Nsight Compute's names, pipe
+utilisation, memory behaviour, and the source lines where the time goes.
+
+examples:
+  simt-sim configs/rtx4060.yaml traces/divergence_checker.isa
+  simt-sim configs/rtx4060.yaml traces/divergence_checker.isa --json - | jq .cycles
+  simt-sim configs/h200.yaml traces/memory_coalescing.isa --set scheduler.policy=lrr
+  simt-sim configs/rtx4060.yaml traces/loop_varying.isa --timeline t.csv && simt-viz t.csv
+  simt-sim configs/rtx4060.yaml traces/reduction_shfl.isa --functional --dump out.csv
+
+reading the report:
+  selected / not_selected   the warp issued / could have issued but another warp did
+  long_scoreboard           waiting on global/local/texture memory: hide it with more warps
+  short_scoreboard          waiting on shared memory, special functions or shuffles
+  wait                      waiting on a fixed-latency result (dependent math)
+  math_pipe_throttle        the pipe it needs is busy: compute-bound on that pipe
+  barrier, branch_resolving, mio/lg/tex_throttle, dispatch_stall, drain: see README.md
+
+options)";
+
+struct Options {
+    std::string config_path, trace_path;
+    std::vector<std::string> overrides;
+    std::string json_path, csv_path, timeline_path, dump_path;
+    bool functional = false;
+    bool no_skip = false;
+    bool quiet = false;
+    bool disasm = false;
+    int hot = 3;
+    std::string color = "auto";
+};
+
+// Returns false when the program should exit(0) (help/version shown).
+bool parse_args(int argc, char** argv, Options& o) {
+    po::options_description desc(kUsage);
+    desc.add_options()
+        ("help,h", "show this help")
+        ("set,s", po::value(&o.overrides)->composing(),
+         "override a config value, e.g. --set sm.sub_partitions=2 --set scheduler.policy=gto (repeatable)")
+        ("policy", po::value<std::string>(), "scheduler policy: lrr, gto or two_level (same as --set scheduler.policy=...)")
+        ("json", po::value(&o.json_path), "write the report as JSON to FILE ('-' for stdout, which replaces the text report)")
+        ("csv", po::value(&o.csv_path), "write the per-instruction table (issued, lanes, stall cycles by reason) as CSV to FILE ('-' for stdout)")
+        ("timeline", po::value(&o.timeline_path), "write every warp's state over time (run-length encoded CSV) to FILE, for simt-viz")
+        ("functional", po::bool_switch(&o.functional), "execute without timing: check what the trace computes")
+        ("dump", po::value(&o.dump_path), "write every buffer after the run as CSV (buffer,index,value) to FILE ('-' for stdout)")
+        ("max-instructions", po::value<uint64_t>(), "stop after this many warp instructions (catches infinite loops; default from the config)")
+        ("hot", po::value(&o.hot)->default_value(3), "how many source lines to list under 'Where the time goes'")
+        ("disasm", po::bool_switch(&o.disasm), "print the assembled program (pc, pipe, line, text) and exit")
+        ("no-skip", po::bool_switch(&o.no_skip), "step every cycle instead of jumping over idle ones (same results, slower)")
+        ("quiet,q", po::bool_switch(&o.quiet), "no progress line on stderr")
+        ("color", po::value(&o.color)->default_value("auto"), "colour the report: auto, always or never");
+    po::options_description hidden;
+    hidden.add_options()("config", po::value(&o.config_path))("trace", po::value(&o.trace_path));
+    po::options_description all;
+    all.add(desc).add(hidden);
+    po::positional_options_description pos;
+    pos.add("config", 1).add("trace", 1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw simt::Error(std::string(e.what()) + " (see simt-sim --help)");
+    }
+    if (vm.count("help") || argc == 1) {
+        std::cout << desc << "\n";
+        return false;
+    }
+    if (o.config_path.empty() || o.trace_path.empty())
+        throw simt::Error("expected a config and a trace: simt-sim CONFIG.yaml TRACE.isa (see --help)");
+    if (vm.count("policy")) o.overrides.push_back("scheduler.policy=" + vm["policy"].as<std::string>());
+    if (vm.count("max-instructions"))
+        o.overrides.push_back("max_warp_instructions=" + std::to_string(vm["max-instructions"].as<uint64_t>()));
+    if (o.color != "auto" && o.color != "always" && o.color != "never")
+        throw simt::Error("--color must be auto, always or never, not '" + o.color + "'");
+    return true;
+}
+
+// An output file or stdout for "-".
+class OutFile {
+public:
+    explicit OutFile(const std::string& path) : path_(path) {
+        if (path != "-") {
+            file_.open(path);
+            if (!file_) throw simt::Error({path, 0, 0}, "cannot open for writing");
+        }
+    }
+    std::ostream& get() { return path_ == "-" ? std::cout : file_; }
+
+private:
+    std::string path_;
+    std::ofstream file_;
+};
+
+// A progress line on stderr, at most five times a second, only on a terminal.
+class Progress {
+public:
+    explicit Progress(bool enabled) : enabled_(enabled), start_(Clock::now()), last_(start_) {}
+    void update(uint64_t cycle, uint64_t done, uint64_t total) {
+        if (!enabled_) return;
+        auto now = Clock::now();
+        if (now - last_ < std::chrono::milliseconds(200) && done != total) return;
+        if (now - start_ < std::chrono::milliseconds(500) && done != total) return;  // short runs stay silent
+        last_ = now;
+        shown_ = true;
+        int width = 30, filled = total ? int(width * done / total) : 0;
+        std::fprintf(stderr, "\r  [%s%s] %3d%%  blocks %llu/%llu  cycle %llu ", std::string(filled, '#').c_str(),
+                     std::string(width - filled, '.').c_str(), total ? int(100 * done / total) : 0,
+                     (unsigned long long)done, (unsigned long long)total, (unsigned long long)cycle);
+        std::fflush(stderr);
+    }
+    void finish() {
+        if (shown_) std::fprintf(stderr, "\r%*s\r", 80, "");
+    }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    bool enabled_, shown_ = false;
+    Clock::time_point start_, last_;
+};
+
+void print_disasm(const simt::isa::Program& p) {
+    std::printf("%-5s %-7s %-6s %-24s %s\n", "pc", "pipe", "line", "file", "instruction");
+    for (uint32_t pc = 0; pc < p.code.size(); ++pc) {
+        const auto& in = p.code[pc];
+        std::printf("%-5u %-7s %-6u %-24s %s\n", pc, std::string(simt::isa::pipe_name(simt::isa::info(in.op).pipe)).c_str(),
+                    in.loc.line, in.loc.file.c_str(), simt::isa::disassemble(p, pc).c_str());
+    }
+}
+
+int run(const Options& o) {
+    simt::GpuConfig config = simt::load_config(o.config_path, o.overrides);
+    simt::isa::Program program = simt::isa::assemble_file(o.trace_path);
+    if (o.disasm) {
+        print_disasm(program);
+        return 0;
+    }
+    std::string dir = std::filesystem::path(o.trace_path).parent_path().string();
+    simt::func::GlobalMemory memory(program, dir);
+
+    if (o.functional) {
+        simt::func::ExecLimits limits;
+        limits.max_warp_instructions = config.max_warp_instructions;
+        auto r = simt::func::run_functional(program, memory, limits);
+        std::cout << "simt-sim --functional  " << program.kernel << ": " << r.warp_instructions
+                  << " warp instructions, " << r.thread_instructions << " thread instructions, SIMT efficiency "
+                  << (r.warp_instructions ? 100.0 * r.thread_instructions / (32.0 * r.warp_instructions) : 0.0)
+                  << " %\n";
+    } else {
+        bool tty = isatty(fileno(stderr));
+        Progress progress(tty && !o.quiet);
+        std::unique_ptr<simt::report::TimelineCsv> timeline;
+        std::unique_ptr<OutFile> timeline_file;
+        simt::timing::RunOptions ro;
+        ro.event_skipping = !o.no_skip;
+        if (!o.timeline_path.empty()) {
+            timeline_file = std::make_unique<OutFile>(o.timeline_path);
+            timeline = std::make_unique<simt::report::TimelineCsv>(timeline_file->get());
+            ro.observer = timeline.get();
+        }
+        ro.progress = [&](uint64_t c, uint64_t d, uint64_t t) { progress.update(c, d, t); };
+        simt::timing::Simulator sim(config, program, memory, ro);
+        simt::timing::Stats stats = sim.run();
+        progress.finish();
+        simt::report::RunInfo info{program, config, o.trace_path, o.config_path};
+        bool json_stdout = o.json_path == "-", csv_stdout = o.csv_path == "-";
+        if (!json_stdout && !csv_stdout) {
+            simt::report::TextOptions to;
+            to.hot_lines = o.hot;
+            to.color = o.color == "always" || (o.color == "auto" && isatty(fileno(stdout)));
+            simt::report::print_text(std::cout, info, stats, to);
+        }
+        if (!o.json_path.empty()) {
+            OutFile f(o.json_path);
+            simt::report::write_json(f.get(), info, stats);
+        }
+        if (!o.csv_path.empty()) {
+            OutFile f(o.csv_path);
+            simt::report::write_pc_csv(f.get(), info, stats);
+        }
+    }
+    if (!o.dump_path.empty()) {
+        OutFile f(o.dump_path);
+        memory.dump_csv(f.get());
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        Options o;
+        if (!parse_args(argc, argv, o)) return 0;
+        return run(o);
+    } catch (const simt::Error& e) {
+        std::cerr << "simt-sim: " << e.what() << "\n";
+        return 1;
+    } catch (const std::exception& e) {  // a bug, not bad input: still no crash
+        std::cerr << "simt-sim: internal error: " << e.what() << "\n";
+        return 2;
+    }
+}
