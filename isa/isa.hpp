@@ -171,3 +171,9 @@ struct Program {
 std::string disassemble(const Program& p, uint32_t pc);
 
 }  // namespace simt::isa
+
+namespace simt::isa {
+// The instruction reference as a Markdown table, generated from opcodes.def;
+// isa/README.md embeds it verbatim (a test keeps the two equal).
+std::string markdown_reference();
+}  // namespace simt::isa

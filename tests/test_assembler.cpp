@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 using namespace simt;
 using namespace simt::isa;
@@ -276,4 +277,13 @@ TEST_CASE("assembler: include cycles are reported", "[assembler][errors]") {
     } catch (const Error& e) {
         CHECK(std::string(e.what()).find("include cycle") != std::string::npos);
     }
+}
+
+TEST_CASE("isa/README.md embeds the instruction reference generated from opcodes.def", "[assembler][docs]") {
+    std::ifstream in(std::string(SIMT_SOURCE_DIR) + "/isa/README.md");
+    REQUIRE(in);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    CHECK(ss.str().find(markdown_reference()) != std::string::npos);
+    CHECK(markdown_reference().find("| `ffma` | `rD, a, b, c` | fma | fixed |") != std::string::npos);
 }
