@@ -1,0 +1,339 @@
+// config.cpp: loads a GpuConfig from YAML and validates it, once, loudly.
+//
+// Order of work: parse the text (syntax errors at file:line:col), apply the
+// `--set` overrides to the tree, read every section with its exact key list
+// (unknown, duplicate and missing keys, wrong types and single-value ranges
+// are rejected by yaml_reader), then check the rules that relate fields
+// (divisibility, geometry, latency ordering). Every failure is a simt::Error
+// naming the key path and where the value was written or which --set gave it.
+//
+// A pipe's rate is written as `lanes` (per sub-partition, a divisor of 32) or,
+// for a pipe narrower than one lane per sub-partition, as `interval` (cycles a
+// warp instruction occupies it); both land in PipeSpec::interval.
+//
+// Left out: defaults (every key is required) and anything GPU-specific.
+#include "sim/config/config.hpp"
+
+#include "isa/isa.hpp"
+#include "sim/config/overrides.hpp"
+#include "sim/config/yaml_reader.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace simt {
+
+namespace {
+
+using cfg::KeyList;
+using cfg::Reader;
+using cfg::Section;
+
+constexpr uint32_t kWarp = isa::kWarpSize;
+
+const KeyList kTopKeys = {"name", "clock_mhz", "max_warp_instructions", "sm", "scheduler",
+                          "regfile", "pipes", "memory", "launch"};
+const KeyList kSmKeys = {"count", "sub_partitions", "max_warps", "max_blocks",
+                         "max_threads_per_block", "registers", "reg_alloc_unit",
+                         "max_regs_per_thread", "shared_bytes", "shared_alloc_unit",
+                         "shared_reserved_per_block"};
+const KeyList kSchedulerKeys = {"policy", "active_set"};
+const KeyList kPolicyNames = {"lrr", "gto", "two_level"};   // SchedPolicy order
+const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache"};
+const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch",
+                            "int_div_instructions", "int_div_latency"};
+const KeyList kPipeKeys = {"lanes", "interval", "latency"};
+const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks",
+                             "const_latency", "tex_latency", "atomic_latency", "dram_latency",
+                             "dram_bandwidth_gbs", "max_outstanding_per_sm",
+                             "l1_sectors_per_cycle"};
+const KeyList kCacheKeys = {"size_bytes", "assoc", "line_bytes", "hit_latency"};
+const KeyList kLaunchKeys = {"block_launch_cycles", "kernel_launch_us"};
+
+bool pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+std::string num(uint64_t v) { return std::to_string(v); }
+
+// "sm.sub_partitions (4)" or "sm.sub_partitions (5, from --set sm.sub_partitions=5)".
+std::string ref(const Reader& r, const std::string& path, uint64_t value) {
+    std::string note = r.origin_note(path);
+    return path + " (" + num(value) + (note.empty() ? "" : ", " + note) + ")";
+}
+
+void require(const Reader& r, bool ok, const std::string& path, const std::string& what) {
+    if (!ok) r.fail_field(path, what);
+}
+
+// ---- reading ---------------------------------------------------------------
+
+GpuConfig::Sm read_sm(const Section& s) {
+    GpuConfig::Sm sm;
+    sm.count = s.u32("count", 1, 4096);
+    sm.sub_partitions = s.u32("sub_partitions", 1, 32);
+    sm.max_warps = s.u32("max_warps", 1, 1024);
+    sm.max_blocks = s.u32("max_blocks", 1);
+    sm.max_threads_per_block = s.u32("max_threads_per_block", 1);
+    sm.registers = s.u32("registers", 1);
+    sm.reg_alloc_unit = s.u32("reg_alloc_unit", 1);
+    sm.max_regs_per_thread = s.u32("max_regs_per_thread", 1, isa::kMaxRegs);
+    sm.shared_bytes = s.u32("shared_bytes", 0);
+    sm.shared_alloc_unit = s.u32("shared_alloc_unit", 1);
+    sm.shared_reserved_per_block = s.u32("shared_reserved_per_block", 0);
+    return sm;
+}
+
+GpuConfig::Scheduler read_scheduler(const Section& s) {
+    GpuConfig::Scheduler sc;
+    sc.policy = static_cast<SchedPolicy>(s.choice("policy", kPolicyNames));
+    sc.active_set = s.u32("active_set", 1);
+    return sc;
+}
+
+GpuConfig::RegFile read_regfile(const Section& s) {
+    GpuConfig::RegFile rf;
+    rf.model_banks = s.boolean("model_banks");
+    rf.banks = s.u32("banks", 1, 64);
+    rf.reads_per_bank = s.u32("reads_per_bank", 1);
+    rf.reuse_cache = s.boolean("reuse_cache");
+    return rf;
+}
+
+PipeSpec read_pipe(const Section& p) {
+    const bool lanes = p.has("lanes"), interval = p.has("interval");
+    if (lanes == interval) {
+        p.fail(lanes ? "give either 'lanes' or 'interval', not both"
+                     : "missing key 'lanes' (lanes per sub-partition, a divisor of 32) or "
+                       "'interval' (cycles a warp instruction occupies the pipe)");
+    }
+    PipeSpec spec;
+    if (lanes) {
+        uint32_t n = p.u32("lanes", 1, kWarp);
+        if (kWarp % n != 0) {
+            p.fail_key("lanes", "expected a divisor of 32 (1, 2, 4, 8, 16 or 32), got " + num(n));
+        }
+        spec.interval = kWarp / n;
+    } else {
+        spec.interval = p.u32("interval", 1, kWarp * 1024);
+        if (kWarp % spec.interval != 0 && spec.interval % kWarp != 0) {
+            p.fail_key("interval", "expected a divisor of 32 (a whole number of lanes) or a multiple "
+                                   "of 32 (a whole number of cycles per lane), got " + num(spec.interval));
+        }
+    }
+    spec.latency = p.u32("latency", 1);
+    return spec;
+}
+
+GpuConfig::Pipes read_pipes(const Section& s) {
+    GpuConfig::Pipes pipes;
+    pipes.fma = read_pipe(s.section("fma", kPipeKeys));
+    pipes.alu = read_pipe(s.section("alu", kPipeKeys));
+    pipes.sfu = read_pipe(s.section("sfu", kPipeKeys));
+    pipes.fp64 = read_pipe(s.section("fp64", kPipeKeys));
+    pipes.lsu = read_pipe(s.section("lsu", kPipeKeys));
+    pipes.tex = read_pipe(s.section("tex", kPipeKeys));
+    pipes.branch = read_pipe(s.section("branch", kPipeKeys));
+    pipes.int_div_instructions = s.u32("int_div_instructions", 1);
+    pipes.int_div_latency = s.u32("int_div_latency", 1);
+    return pipes;
+}
+
+CacheSpec read_cache(const Section& s) {
+    CacheSpec c;
+    c.size_bytes = s.u32("size_bytes", 1);
+    c.assoc = s.u32("assoc", 1);
+    c.line_bytes = s.u32("line_bytes", 1);
+    c.hit_latency = s.u32("hit_latency", 1);
+    return c;
+}
+
+GpuConfig::Memory read_memory(const Section& s) {
+    GpuConfig::Memory m;
+    m.sector_bytes = s.u32("sector_bytes", 1);
+    m.l1 = read_cache(s.section("l1", kCacheKeys));
+    m.l2 = read_cache(s.section("l2", kCacheKeys));
+    m.shared_latency = s.u32("shared_latency", 1);
+    m.shared_banks = s.u32("shared_banks", 1);
+    m.const_latency = s.u32("const_latency", 1);
+    m.tex_latency = s.u32("tex_latency", 1);
+    m.atomic_latency = s.u32("atomic_latency", 0);
+    m.dram_latency = s.u32("dram_latency", 1);
+    m.dram_bandwidth_gbs = s.number("dram_bandwidth_gbs", 0, true);
+    m.max_outstanding_per_sm = s.u32("max_outstanding_per_sm", 1, 1u << 20);
+    m.l1_sectors_per_cycle = s.u32("l1_sectors_per_cycle", 1);
+    return m;
+}
+
+GpuConfig read_config(Reader& r, const YAML::Node& doc) {
+    Section top = Section::root(r, doc, kTopKeys);
+    GpuConfig c;
+    c.name = top.text("name");
+    c.clock_mhz = top.number("clock_mhz", 0, true);
+    c.max_warp_instructions = top.u64("max_warp_instructions", 1);
+    c.sm = read_sm(top.section("sm", kSmKeys));
+    c.scheduler = read_scheduler(top.section("scheduler", kSchedulerKeys));
+    c.regfile = read_regfile(top.section("regfile", kRegFileKeys));
+    c.pipes = read_pipes(top.section("pipes", kPipesKeys));
+    c.memory = read_memory(top.section("memory", kMemoryKeys));
+    Section launch = top.section("launch", kLaunchKeys);
+    c.launch.block_launch_cycles = launch.u32("block_launch_cycles", 0);
+    c.launch.kernel_launch_us = launch.number("kernel_launch_us", 0, false);
+    return c;
+}
+
+// ---- rules that relate fields ------------------------------------------------
+
+void check_sm(const Reader& r, const GpuConfig::Sm& sm) {
+    require(r, sm.max_warps % sm.sub_partitions == 0, "sm.max_warps",
+            "expected a multiple of " + ref(r, "sm.sub_partitions", sm.sub_partitions) +
+                ", since warps are split evenly over the schedulers; got " + num(sm.max_warps));
+    require(r, sm.max_blocks <= sm.max_warps, "sm.max_blocks",
+            "expected at most " + ref(r, "sm.max_warps", sm.max_warps) +
+                ", since every block holds at least one warp; got " + num(sm.max_blocks));
+    require(r, sm.max_threads_per_block <= uint64_t(sm.max_warps) * kWarp, "sm.max_threads_per_block",
+            "expected at most 32 x " + ref(r, "sm.max_warps", sm.max_warps) +
+                " so that one block fits on an SM; got " + num(sm.max_threads_per_block));
+    require(r, sm.reg_alloc_unit % kWarp == 0, "sm.reg_alloc_unit",
+            "expected a multiple of 32 (a whole number of registers per thread), got " +
+                num(sm.reg_alloc_unit));
+    require(r, sm.registers % sm.reg_alloc_unit == 0, "sm.registers",
+            "expected a multiple of " + ref(r, "sm.reg_alloc_unit", sm.reg_alloc_unit) + ", got " +
+                num(sm.registers));
+    uint64_t unit = sm.reg_alloc_unit;
+    uint64_t warp_regs = (uint64_t(sm.max_regs_per_thread) * kWarp + unit - 1) / unit * unit;
+    require(r, warp_regs <= sm.registers, "sm.max_regs_per_thread",
+            "one warp at " + num(sm.max_regs_per_thread) + " registers per thread needs " +
+                num(warp_regs) + " registers, more than " + ref(r, "sm.registers", sm.registers));
+    require(r, pow2(sm.shared_alloc_unit), "sm.shared_alloc_unit",
+            "expected a power of two, got " + num(sm.shared_alloc_unit));
+    require(r, sm.shared_bytes % sm.shared_alloc_unit == 0, "sm.shared_bytes",
+            "expected a multiple of " + ref(r, "sm.shared_alloc_unit", sm.shared_alloc_unit) +
+                ", got " + num(sm.shared_bytes));
+    require(r, sm.shared_reserved_per_block <= sm.shared_bytes, "sm.shared_reserved_per_block",
+            "expected at most " + ref(r, "sm.shared_bytes", sm.shared_bytes) +
+                ", or no block could ever launch; got " + num(sm.shared_reserved_per_block));
+}
+
+void check_scheduler(const Reader& r, const GpuConfig& c) {
+    uint32_t per_scheduler = c.sm.max_warps / c.sm.sub_partitions;
+    require(r, c.scheduler.active_set <= per_scheduler, "scheduler.active_set",
+            "expected at most the warps of one scheduler, " + ref(r, "sm.max_warps", c.sm.max_warps) +
+                " / " + ref(r, "sm.sub_partitions", c.sm.sub_partitions) + " = " + num(per_scheduler) +
+                "; got " + num(c.scheduler.active_set));
+}
+
+void check_pipes(const Reader& r, const GpuConfig::Pipes& p) {
+    // For these pipes latency is issue-to-result of the whole warp; its last
+    // lanes enter the pipe interval - 1 cycles after issue.
+    const std::pair<const char*, const PipeSpec*> timed[] = {
+        {"fma", &p.fma}, {"alu", &p.alu}, {"sfu", &p.sfu}, {"fp64", &p.fp64}};
+    for (const auto& [name, spec] : timed) {
+        std::string base = std::string("pipes.") + name;
+        std::string note = r.origin_note(base + ".lanes") + r.origin_note(base + ".interval");
+        require(r, spec->latency >= spec->interval, base + ".latency",
+                "expected at least the pipe's interval (" + num(spec->interval) + " cycles" +
+                    (note.empty() ? "" : ", " + note) +
+                    ": the last lanes of a warp enter the pipe that late); got " + num(spec->latency));
+    }
+    require(r, p.int_div_latency >= p.int_div_instructions, "pipes.int_div_latency",
+            "expected at least " + ref(r, "pipes.int_div_instructions", p.int_div_instructions) +
+                ", since the sequence issues at most one instruction per cycle; got " +
+                num(p.int_div_latency));
+}
+
+void check_cache(const Reader& r, const CacheSpec& c, const std::string& base, uint32_t sector) {
+    require(r, pow2(c.line_bytes), base + ".line_bytes", "expected a power of two, got " + num(c.line_bytes));
+    require(r, c.line_bytes % sector == 0 && c.line_bytes / sector <= 32, base + ".line_bytes",
+            "expected a multiple of " + ref(r, "memory.sector_bytes", sector) +
+                " holding at most 32 sectors; got " + num(c.line_bytes));
+    uint64_t way_bytes = uint64_t(c.assoc) * c.line_bytes;
+    require(r, c.size_bytes % way_bytes == 0, base + ".size_bytes",
+            "expected a multiple of " + ref(r, base + ".assoc", c.assoc) + " x " +
+                ref(r, base + ".line_bytes", c.line_bytes) + " = " + num(way_bytes) +
+                " (a whole number of sets); got " + num(c.size_bytes));
+}
+
+void check_memory(const Reader& r, const GpuConfig::Memory& m) {
+    require(r, pow2(m.sector_bytes) && m.sector_bytes >= 4, "memory.sector_bytes",
+            "expected a power of two >= 4, got " + num(m.sector_bytes));
+    check_cache(r, m.l1, "memory.l1", m.sector_bytes);
+    check_cache(r, m.l2, "memory.l2", m.sector_bytes);
+    require(r, pow2(m.shared_banks), "memory.shared_banks",
+            "expected a power of two, got " + num(m.shared_banks));
+    require(r, m.l2.hit_latency > m.l1.hit_latency, "memory.l2.hit_latency",
+            "expected more than " + ref(r, "memory.l1.hit_latency", m.l1.hit_latency) +
+                ", since an L2 hit first misses in L1; got " + num(m.l2.hit_latency));
+    require(r, m.dram_latency > m.l2.hit_latency, "memory.dram_latency",
+            "expected more than " + ref(r, "memory.l2.hit_latency", m.l2.hit_latency) +
+                ", since a DRAM access first misses in L2; got " + num(m.dram_latency));
+}
+
+// ---- text and files ----------------------------------------------------------
+
+YAML::Node parse_document(const std::string& text, const std::string& name) {
+    std::vector<YAML::Node> docs = YAML::LoadAll(text);
+    if (docs.empty() || docs[0].IsNull()) {
+        throw Error(SourceLoc{name, 0, 0}, "the config is empty; expected a mapping with the keys "
+                                           "name, clock_mhz, max_warp_instructions, sm, scheduler, "
+                                           "regfile, pipes, memory, launch");
+    }
+    if (docs.size() > 1) {
+        const YAML::Mark m = docs[1].Mark();
+        throw Error(SourceLoc{name, m.line < 0 ? 0u : uint32_t(m.line + 1), 0},
+                    "expected one YAML document, found " + num(docs.size()) + " (a second '---')");
+    }
+    return docs[0];
+}
+
+std::string read_file(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        throw Error(SourceLoc{path, 0, 0}, "cannot read the config: it is a directory");
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(SourceLoc{path, 0, 0}, std::string("cannot open the config: ") + std::strerror(errno));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) throw Error(SourceLoc{path, 0, 0}, "cannot read the config");
+    return ss.str();
+}
+
+}  // namespace
+
+// ---- public API --------------------------------------------------------------
+
+GpuConfig load_config_text(const std::string& yaml_text, const std::string& name,
+                           const std::vector<std::string>& overrides) {
+    try {
+        YAML::Node root = parse_document(yaml_text, name);
+        Reader r(name, cfg::apply_overrides(root, overrides));
+        GpuConfig c = read_config(r, root);
+        c.source_file = name;
+        check_sm(r, c.sm);
+        check_scheduler(r, c);
+        check_pipes(r, c.pipes);
+        check_memory(r, c.memory);
+        return c;
+    } catch (const YAML::Exception& e) {
+        // Syntax errors; yaml-cpp marks are 0-based.
+        SourceLoc loc{name, 0, 0};
+        if (e.mark.line >= 0) loc = SourceLoc{name, uint32_t(e.mark.line + 1), uint32_t(e.mark.column + 1)};
+        throw Error(loc, "invalid YAML: " + e.msg);
+    }
+}
+
+GpuConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+    return load_config_text(read_file(path), path, overrides);
+}
+
+const char* policy_name(SchedPolicy p) {
+    switch (p) {
+        case SchedPolicy::Lrr: return "lrr";
+        case SchedPolicy::Gto: return "gto";
+        case SchedPolicy::TwoLevel: return "two_level";
+    }
+    return "?";
+}
+
+}  // namespace simt
