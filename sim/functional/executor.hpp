@@ -14,6 +14,16 @@
 //   * Runtime faults (out-of-bounds address, misaligned access, barrier in
 //     divergent code, the instruction budget exhausted) throw simt::Error
 //     located at the instruction's source line, naming lane and address.
+//   * SIMT stack rules: a divergent bra (or guarded ret) leaves the top entry
+//     waiting at the reconvergence pc and pushes the not-taken side, then the
+//     taken side (which runs first); `call` pushes the callee with rpc = its
+//     virtual exit (Reconvergence::exit_pc); `ret` sends the executing lanes
+//     to that exit; `exit` removes lanes from `live` and from every entry.
+//     After each step, empty entries and entries whose pc reached their rpc
+//     are popped, and lanes at the kernel's exit (pc == code.size()) finish.
+//   * A guarded `bar` whose guard fails in some live lane is divergent too.
+//   * Block i of a launch: see fragment.hpp for which thread or pixel each
+//     lane holds; lanes without one are not launched.
 //
 // The executor knows nothing of time. It may touch: the Program (read only),
 // GlobalMemory, and the Block/Warp it is given.
@@ -29,6 +39,8 @@
 #include <vector>
 
 namespace simt::func {
+
+namespace sem { struct Region; }
 
 using LaneMask = uint32_t;
 
@@ -75,10 +87,14 @@ struct DynInst {
     uint32_t pc = 0;
     LaneMask active = 0;     // lanes of the SIMT-stack top when it issued
     LaneMask exec = 0;       // active lanes whose guard predicate held
-    // Memory and texture instructions: one byte address per exec lane.
+    // Memory and texture instructions: one byte address per exec lane (0 in
+    // the other lanes; not written at all for other instructions).
     // Global/const/tex: flat global address. Shared: offset in the block's
     // shared memory. Local: the address in the interleaved local window
-    // (consecutive lanes at the same offset are consecutive words, as on NVIDIA).
+    //   kLocalBase + ((global_id * ceil(local_bytes / 4) + off / 4) * 32 + lane) * 4 + off % 4
+    // (consecutive lanes at the same offset are consecutive words, as on
+    // NVIDIA; for a v4 access this is its first word, the next ones follow
+    // 128 bytes apart). Vector (v4) accesses cover addr .. addr + 15.
     std::array<uint64_t, 32> addr{};
     bool diverged = false;   // a branch split the active lanes
     bool barrier = false;    // the warp reached `bar`
@@ -100,11 +116,31 @@ public:
     const isa::Program& program() const { return program_; }
     const Reconvergence& reconvergence() const { return reconv_; }
 
+    // Registers allocated per thread (at least .regs; more if the code uses more).
+    uint32_t registers_per_thread() const { return num_regs_; }
+
 private:
+    using Lanes = std::array<uint32_t, isa::kWarpSize>;
+    struct Window;
+
+    void settle(Warp& w) const;
+    void exit_lanes(Warp& w, LaneMask lanes) const;
+    void branch(Warp& w, uint32_t pc, uint32_t target, LaneMask exec, DynInst& out) const;
+    void call(Warp& w, uint32_t pc, uint32_t target, LaneMask exec) const;
+    const uint32_t* lanes(const Block& b, const Warp& w, const isa::Operand& o, Lanes& tmp) const;
+    void execute_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
+    void fp64_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec);
+    void memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
+    void tex_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
+    Window window(Block& b, isa::Space space, int buffer);
+    sem::Region region(isa::Space space, int buffer) const;
+
     const isa::Program& program_;
     GlobalMemory& memory_;
     ExecLimits limits_;
     Reconvergence reconv_;
+    uint32_t num_regs_ = 0;
+    isa::Dim3 ntid_, nctaid_;
     uint64_t executed_ = 0;
 };
 

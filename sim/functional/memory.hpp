@@ -10,6 +10,7 @@
 #include "isa/isa.hpp"
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
