@@ -9,6 +9,7 @@ packages=(
   libfccp-dev                           # CSV reading (libfccp/csv.h)
   catch2                                # tests (Catch2 v2)
   libsfml-dev xvfb xauth                # viz/ and its headless test
+  fonts-dejavu-core libgl1-mesa-dri     # viz/: text, and software OpenGL under Xvfb
 )
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
