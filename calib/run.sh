@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# calib/run.sh: builds and runs the simt-sim calibration set on the GPU of this machine.
+# Writes $OUT/calib_h200.csv (kernel,parameter,value,unit,notes), $OUT/sass_excerpts.txt (timed
+# loops of every kernel), $OUT/device.txt (nvidia-smi clocks, device properties, clock samples
+# during the run) and $OUT/log.txt (build and run log). OUT defaults to calib/results/local.
+# Builds with nvcc -arch=sm_90 -O3 when nvcc is on the PATH; a program whose build fails falls back
+# to calib/prebuilt/<name> if that exists. Never changes clocks or any other GPU setting.
+set -u
+HERE="$(cd "$(dirname "$0")" && pwd)"
+OUT="${OUT:-$HERE/results/local}"
+BUILD="${CALIB_BUILD:-/tmp/calib_build}"
+PROGS="devprops latency throughput divergence memory occupancy launch"
+mkdir -p "$OUT" "$BUILD"
+CSV="$OUT/calib_h200.csv"
+DEV="$OUT/device.txt"
+LOG="$OUT/log.txt"
+SASS="$OUT/sass_excerpts.txt"
+: >"$LOG"
+: >"$DEV"
+T0=$(date +%s)
+log() { echo "[$(($(date +%s) - T0))s] $*" | tee -a "$LOG"; }
+
+log "host $(hostname); $(date -u)"
+{
+  echo "### nvidia-smi"; nvidia-smi 2>&1
+  echo "### nvidia-smi -q -d CLOCK (before)"; nvidia-smi -q -d CLOCK 2>&1
+  echo "### nvidia-smi -q -d PERFORMANCE (before)"; nvidia-smi -q -d PERFORMANCE 2>&1
+  echo "### nvcc --version"; nvcc --version 2>&1
+  echo "### cudaGetDeviceProperties"
+} >>"$DEV"
+
+# Build all programs in parallel.
+if command -v nvcc >/dev/null; then
+  for p in $PROGS; do
+    (nvcc -arch=sm_90 -O3 -std=c++17 -Xptxas -v -o "$BUILD/$p" "$HERE/kernels/$p.cu" >"$BUILD/$p.build.log" 2>&1
+     echo "build $p rc=$?" >>"$BUILD/$p.build.log") &
+  done
+  wait
+  for p in $PROGS; do
+    echo "===== build $p" >>"$LOG"
+    grep -v "bytes stack frame\|Compile time\|Function properties\|0 bytes gmem" "$BUILD/$p.build.log" >>"$LOG"
+  done
+  log "built: $(tail -qn1 "$BUILD"/*.build.log | tr '\n' ' ')"
+else
+  log "no nvcc on PATH"
+fi
+for p in $PROGS; do
+  if [ ! -x "$BUILD/$p" ] && [ -x "$HERE/prebuilt/$p" ]; then
+    cp "$HERE/prebuilt/$p" "$BUILD/$p"
+    log "using prebuilt $p"
+  fi
+done
+
+# Clock samples during the run (read-only query).
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,utilization.gpu \
+  --format=csv -lms 500 >"$BUILD/clock_samples.csv" 2>&1 &
+SMI_PID=$!
+
+echo "kernel,parameter,value,unit,notes" >"$CSV"
+for p in $PROGS; do
+  if [ ! -x "$BUILD/$p" ]; then log "SKIP $p (no binary)"; continue; fi
+  log "run $p"
+  if [ "$p" = devprops ]; then
+    timeout 60 "$BUILD/$p" "$DEV" >>"$CSV" 2>>"$LOG"
+  else
+    timeout 150 "$BUILD/$p" >>"$CSV" 2>>"$LOG"
+  fi
+  log "$p rc=$?"
+done
+
+kill "$SMI_PID" 2>/dev/null
+wait "$SMI_PID" 2>/dev/null
+{
+  echo "### nvidia-smi -q -d CLOCK (after)"; nvidia-smi -q -d CLOCK 2>&1
+  echo "### nvidia-smi -q -d PERFORMANCE (after)"; nvidia-smi -q -d PERFORMANCE 2>&1
+  echo "### clock samples during the run (every 500 ms)"; cat "$BUILD/clock_samples.csv"
+} >>"$DEV"
+
+# SASS of every program, and the timed loops' instruction counts.
+: >"$BUILD/all.sass"
+if command -v cuobjdump >/dev/null; then
+  for p in $PROGS; do
+    [ -x "$BUILD/$p" ] && cuobjdump -sass "$BUILD/$p" >>"$BUILD/all.sass" 2>>"$LOG"
+  done
+  python3 "$HERE/sass_loops.py" --sass "$BUILD/all.sass" --csv "$CSV" --out "$SASS" >>"$LOG" 2>&1
+  log "sass done ($(wc -l <"$BUILD/all.sass") lines)"
+else
+  log "no cuobjdump"
+fi
+log "rows: $(($(wc -l <"$CSV") - 1)); total $(($(date +%s) - T0)) s"
+# Short summary at the end of the output.
+grep -E "latency_per_ptx_op|latency_minus|lat_l2_per_sm|ops_per_clk|ffma_ipc_per_smsp_w(4|16)|checker_ratio|stripe32_ratio|lane_plus_1_ratio|GBps|time_ms|_us" "$CSV" \
+  | grep -v useful | cut -d, -f1-3 | head -150
