@@ -908,6 +908,29 @@ Program assemble_text(const std::string& text, const std::string& name, const st
     return a.run(text, name, dir);
 }
 
+void override_uniform(Program& program, const std::string& assignment) {
+    SourceLoc where{"--uniform " + assignment, 0, 0};
+    size_t eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0) throw Error(where, "expected NAME=VALUE");
+    std::string name = assignment.substr(0, eq), value = assignment.substr(eq + 1);
+    for (auto& u : program.uniforms) {
+        if (u.name != name) continue;
+        auto v = parse_number(value);
+        if (!v) throw Error(where, "expected a number for uniform '" + name + "', found '" + value + "'");
+        if (u.type == ElemType::F32) {
+            float f = static_cast<float>(v->as_double);
+            std::memcpy(&u.bits, &f, 4);
+        } else {
+            if (v->is_float) throw Error(where, "uniform '" + name + "' is an integer; found '" + value + "'");
+            u.bits = v->bits;
+        }
+        return;
+    }
+    std::vector<std::string> names;
+    for (const auto& u : program.uniforms) names.push_back(u.name);
+    throw Error(where, "the trace declares no uniform '" + name + "'" + suggest(name, names));
+}
+
 Program assemble_file(const std::string& path) {
     std::ifstream in(path);
     if (!in) throw Error({path, 0, 0}, "cannot open trace file");

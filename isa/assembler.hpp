@@ -17,4 +17,8 @@ Program assemble_file(const std::string& path);
 // `name` stands for the file in error messages; .include paths resolve against `dir`.
 Program assemble_text(const std::string& text, const std::string& name, const std::string& dir = ".");
 
+// Applies "NAME=VALUE" to a .uniform of the program (the value parsed by the
+// uniform's type), for --uniform on the command line. Throws simt::Error.
+void override_uniform(Program& program, const std::string& assignment);
+
 }  // namespace simt::isa

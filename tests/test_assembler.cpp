@@ -287,3 +287,25 @@ TEST_CASE("isa/README.md embeds the instruction reference generated from opcodes
     CHECK(ss.str().find(markdown_reference()) != std::string::npos);
     CHECK(markdown_reference().find("| `ffma` | `rD, a, b, c` | fma | fixed |") != std::string::npos);
 }
+
+TEST_CASE("assembler: --uniform overrides a uniform by its type", "[assembler]") {
+    Program p = asm_ok(".uniform k f32 1.0\n.uniform n u32 3\nexit\n");
+    override_uniform(p, "k=2.5");
+    override_uniform(p, "n=0x10");
+    float f;
+    std::memcpy(&f, &p.uniforms[0].bits, 4);
+    CHECK(f == 2.5f);
+    CHECK(p.uniforms[1].bits == 16);
+    auto msg = [&](const std::string& a) {
+        try {
+            override_uniform(p, a);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK(msg("kk=1") == "--uniform kk=1: error: the trace declares no uniform 'kk' (did you mean 'k'?)");
+    CHECK(msg("n=1.5") == "--uniform n=1.5: error: uniform 'n' is an integer; found '1.5'");
+    CHECK(msg("n") == "--uniform n: error: expected NAME=VALUE");
+    CHECK(msg("k=abc") == "--uniform k=abc: error: expected a number for uniform 'k', found 'abc'");
+}

@@ -59,6 +59,7 @@ options)";
 struct Options {
     std::string config_path, trace_path;
     std::vector<std::string> overrides;
+    std::vector<std::string> uniforms;
     std::string json_path, csv_path, timeline_path, dump_path;
     bool functional = false;
     bool no_skip = false;
@@ -75,6 +76,8 @@ bool parse_args(int argc, char** argv, Options& o) {
         ("help,h", "show this help")
         ("set,s", po::value(&o.overrides)->composing(),
          "override a config value, e.g. --set sm.sub_partitions=2 --set scheduler.policy=gto (repeatable)")
+        ("uniform,u", po::value(&o.uniforms)->composing(),
+         "set a .uniform of the trace, e.g. --uniform sx=2 (repeatable): sweep without editing the trace")
         ("policy", po::value<std::string>(), "scheduler policy: lrr, gto or two_level (same as --set scheduler.policy=...)")
         ("json", po::value(&o.json_path), "write the report as JSON to FILE ('-' for stdout, which replaces the text report)")
         ("csv", po::value(&o.csv_path), "write the per-instruction table (issued, lanes, stall cycles by reason) as CSV to FILE ('-' for stdout)")
@@ -169,6 +172,7 @@ void print_disasm(const simt::isa::Program& p) {
 int run(const Options& o) {
     simt::GpuConfig config = simt::load_config(o.config_path, o.overrides);
     simt::isa::Program program = simt::isa::assemble_file(o.trace_path);
+    for (const auto& u : o.uniforms) simt::isa::override_uniform(program, u);
     if (o.disasm) {
         print_disasm(program);
         return 0;
@@ -187,13 +191,13 @@ int run(const Options& o) {
     } else {
         bool tty = isatty(fileno(stderr));
         Progress progress(tty && !o.quiet);
-        std::unique_ptr<simt::report::TimelineCsv> timeline;
+        std::unique_ptr<simt::report::TimelineCsvWriter> timeline;
         std::unique_ptr<OutFile> timeline_file;
         simt::timing::RunOptions ro;
         ro.event_skipping = !o.no_skip;
         if (!o.timeline_path.empty()) {
             timeline_file = std::make_unique<OutFile>(o.timeline_path);
-            timeline = std::make_unique<simt::report::TimelineCsv>(timeline_file->get());
+            timeline = std::make_unique<simt::report::TimelineCsvWriter>(timeline_file->get());
             ro.observer = timeline.get();
         }
         ro.progress = [&](uint64_t c, uint64_t d, uint64_t t) { progress.update(c, d, t); };

@@ -203,12 +203,13 @@ void print_access(std::ostream& out, const char* name, const timing::AccessStats
     out << "\n";
 }
 
-void print_memory(std::ostream& out, const Stats& s, const Style& st) {
+// Returns whether anything was printed.
+bool print_memory(std::ostream& out, const Stats& s, const Style& st) {
     const auto& m = s.memory;
     bool any = m.global_load.requests || m.global_store.requests || m.global_atomic.requests || m.local_load.requests ||
                m.local_store.requests || m.tex.requests || m.shared_load_requests || m.shared_store_requests ||
                m.shared_atomic_requests || m.const_requests || m.shuffle_requests;
-    if (!any) return;
+    if (!any) return false;
     out << st.bold("Memory") << "\n";
     print_access(out, "global loads", m.global_load, 0);
     print_access(out, "global stores", m.global_store, 0);
@@ -237,6 +238,7 @@ void print_memory(std::ostream& out, const Stats& s, const Style& st) {
         out << "  " << pad("constant", 15) << rpad(grouped(m.const_requests), 12) << " requests  "
             << grouped(m.const_extra_cycles) << " extra cycles serialising distinct addresses\n";
     if (m.shuffle_requests) out << "  " << pad("shuffles", 15) << rpad(grouped(m.shuffle_requests), 12) << "\n";
+    return true;
 }
 
 void print_hot_lines(std::ostream& out, const RunInfo& run, const Stats& s, int n, const Style& st) {
@@ -293,8 +295,7 @@ void print_text(std::ostream& out, const RunInfo& run, const Stats& s, const Tex
     out << "\n";
     print_pipes(out, s, st);
     out << "\n";
-    print_memory(out, s, st);
-    if (s.memory.global_load.requests || s.memory.shared_load_requests || s.memory.tex.requests) out << "\n";
+    if (print_memory(out, s, st)) out << "\n";
     print_hot_lines(out, run, s, opt.hot_lines, st);
 }
 

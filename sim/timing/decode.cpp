@@ -1,0 +1,88 @@
+// decode.cpp: Instruction -> DecodedInst (see decode.hpp).
+#include "sim/timing/decode.hpp"
+
+namespace simt::timing {
+
+namespace {
+
+MemKind mem_kind(const isa::OpInfo& oi) {
+    using isa::Access;
+    using isa::Space;
+    if (oi.pipe == isa::Pipe::Tex) return MemKind::Tex;
+    switch (oi.space) {
+        case Space::Global:
+            return oi.access == Access::Load ? MemKind::GlobalLoad
+                 : oi.access == Access::Store ? MemKind::GlobalStore : MemKind::GlobalAtomic;
+        case Space::Local: return oi.access == Access::Load ? MemKind::LocalLoad : MemKind::LocalStore;
+        case Space::Shared:
+            return oi.access == Access::Load ? MemKind::SharedLoad
+                 : oi.access == Access::Store ? MemKind::SharedStore : MemKind::SharedAtomic;
+        case Space::Const: return MemKind::Const;
+        case Space::None: break;
+    }
+    if (oi.pipe == isa::Pipe::Lsu) return MemKind::Shuffle;
+    return MemKind::None;
+}
+
+// General-register reads with their operand slot (operand index * 4 + register of a pair/quad).
+void collect_reads(const isa::Instruction& in, DecodedInst& d) {
+    const isa::OpInfo& oi = isa::info(in.op);
+    size_t k = 0;
+    auto add = [&](uint32_t reg, uint32_t slot) {
+        if (d.nread < kReuseSlots && reg < isa::kMaxRegs) {
+            d.read_reg[d.nread] = uint16_t(reg);
+            d.read_slot[d.nread] = uint8_t(slot % kReuseSlots);
+            ++d.nread;
+        }
+    };
+    for (char c : oi.signature) {
+        if (c == ',') continue;
+        const isa::Operand& o = in.ops[k];
+        uint32_t slot = uint32_t(k) * 4;
+        switch (c) {
+            case 'V': if (o.kind == isa::OperandKind::Reg) add(o.value, slot); break;
+            case 'E': add(o.value, slot); add(o.value + 1, slot + 1); break;
+            case 'X': for (uint32_t i = 0; i < 4; ++i) add(o.value + i, slot + i); break;
+            case 'M': if (o.mem.index_reg >= 0) add(uint32_t(o.mem.index_reg), slot); break;
+            default: break;
+        }
+        ++k;
+    }
+}
+
+}  // namespace
+
+std::vector<DecodedInst> decode_program(const isa::Program& program) {
+    std::vector<DecodedInst> out;
+    out.reserve(program.code.size());
+    for (const isa::Instruction& in : program.code) {
+        const isa::OpInfo& oi = isa::info(in.op);
+        DecodedInst d;
+        d.op = in.op;
+        d.pipe = oi.pipe;
+        d.lat = oi.lat;
+        d.mem = mem_kind(oi);
+        d.bytes = oi.bytes;
+        switch (d.mem) {
+            case MemKind::None: d.unit = oi.pipe == isa::Pipe::Branch ? Unit::Branch : Unit::Math; break;
+            case MemKind::SharedLoad: case MemKind::SharedStore: case MemKind::SharedAtomic:
+            case MemKind::Const: case MemKind::Shuffle: d.unit = Unit::Mio; break;
+            default: d.unit = Unit::L1tex; break;
+        }
+        d.throttle = d.unit == Unit::Mio ? StallReason::MioThrottle
+                   : d.mem == MemKind::Tex ? StallReason::TexThrottle
+                   : d.unit == Unit::L1tex ? StallReason::LgThrottle
+                   : StallReason::MathPipeThrottle;
+        d.produces = oi.lat == isa::Lat::Mio ? StallReason::ShortScoreboard
+                   : oi.lat == isa::Lat::L1tex ? StallReason::LongScoreboard
+                   : StallReason::Wait;
+        for (int i = 0; i < in.regs.nsrc && d.ncheck < d.check.size(); ++i) d.check[d.ncheck++] = in.regs.src[i];
+        for (int i = 0; i < in.regs.ndst && d.ncheck < d.check.size(); ++i) d.check[d.ncheck++] = in.regs.dst[i];
+        for (int i = 0; i < in.regs.ndst && i < 4; ++i) d.dst[d.ndst++] = in.regs.dst[i];
+        collect_reads(in, d);
+        out.push_back(d);
+    }
+    return out;
+}
+
+}  // namespace simt::timing

@@ -1,0 +1,52 @@
+// decode.hpp: each instruction of the program decoded once for the timing model.
+//
+// What the scheduler needs to know before issue, without looking at the
+// Instruction again: the pipe, which unit gates issue (and the throttle
+// reason when it is busy), the stall reason a dependent instruction sees,
+// the registers the scoreboard checks (sources and destinations: RAW and
+// WAW), and the general-register reads with their operand slot for the
+// register-bank model.
+#pragma once
+
+#include "isa/isa.hpp"
+#include "sim/timing/stats.hpp"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace simt::timing {
+
+// The memory behaviour of an instruction.
+enum class MemKind : uint8_t {
+    None, GlobalLoad, GlobalStore, GlobalAtomic, LocalLoad, LocalStore, Tex,
+    SharedLoad, SharedStore, SharedAtomic, Const, Shuffle,
+};
+
+// The unit whose availability gates issue (besides the sub-partition's pipe).
+enum class Unit : uint8_t { Math, Branch, L1tex, Mio };
+
+constexpr uint16_t kNumScoreboardRegs = isa::kPredRegBase + isa::kNumPreds;  // r0..r254, p0..p6
+constexpr uint32_t kReuseSlots = 16;  // 4 operands x up to 4 registers each
+
+struct DecodedInst {
+    isa::Op op = isa::Op::Nop;
+    isa::Pipe pipe = isa::Pipe::Alu;
+    isa::Lat lat = isa::Lat::Fixed;
+    MemKind mem = MemKind::None;
+    Unit unit = Unit::Math;
+    uint8_t bytes = 0;                          // per lane, memory instructions
+    StallReason throttle = StallReason::MathPipeThrottle;  // while its pipe/unit is busy
+    StallReason produces = StallReason::Wait;   // what a dependent instruction waits with
+    uint8_t ncheck = 0;                         // scoreboard: sources then destinations
+    std::array<uint16_t, 12> check{};
+    uint8_t ndst = 0;
+    std::array<uint16_t, 4> dst{};
+    uint8_t nread = 0;                          // general-register source reads (bank model)
+    std::array<uint16_t, kReuseSlots> read_reg{};
+    std::array<uint8_t, kReuseSlots> read_slot{};
+};
+
+std::vector<DecodedInst> decode_program(const isa::Program& program);
+
+}  // namespace simt::timing

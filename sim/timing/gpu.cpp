@@ -1,0 +1,146 @@
+// gpu.cpp: the top loop: block dispatch, ticking the SMs, event skipping,
+// deadlock detection and the derived statistics.
+//
+// Each visited cycle t, in this order:
+//   1. if a block retired in the previous visited cycle (or at start), blocks
+//      are dispatched in launch order to SMs that fit them, round robin from
+//      the SM after the last one that received a block;
+//   2. every SM ticks its sub-partitions (SM 0..n-1, sub-partition 0..k-1),
+//      only those whose next event has come unless event skipping is off;
+//   3. the next cycle is t + 1 (no skipping) or the earliest next event of any
+//      sub-partition (skipping); if nothing can ever happen again while blocks
+//      remain, that is a deadlock: simt::Error with every SM's state.
+#include "sim/timing/gpu.hpp"
+
+#include "sim/timing/context.hpp"
+#include "sim/timing/sm.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace simt::timing {
+
+class Gpu {
+public:
+    Gpu(const GpuConfig& config, const isa::Program& program, func::GlobalMemory& memory, RunOptions options)
+        : options_(std::move(options)),
+          occupancy_(compute_occupancy(config, program)),
+          ctx_(config, program, memory, stats_, options_.observer) {
+        init_stats();
+        uint32_t n = config.sm.count;
+        if (n == 0) throw Error("config '" + config.name + "': sm.count is 0");
+        for (uint32_t i = 0; i < n; ++i) sms_.push_back(std::make_unique<Sm>(i, ctx_));
+        total_blocks_ = program.num_blocks();
+    }
+
+    Stats run() {
+        uint64_t t = 0;
+        ctx_.dispatch_pending = true;
+        uint64_t progress_mark = 0;
+        while (ctx_.done_blocks < total_blocks_) {
+            if (ctx_.dispatch_pending) dispatch(t);
+            for (auto& sm : sms_) sm->tick(t, !options_.event_skipping);
+            ++visited_;
+            if (ctx_.done_blocks >= total_blocks_) break;
+            uint64_t next = ctx_.dispatch_pending ? t + 1 : kNever;
+            for (const auto& sm : sms_) next = std::min(next, sm->next_event());
+            if (next == kNever) deadlock(t);
+            next = options_.event_skipping ? std::max(next, t + 1) : t + 1;
+            t = next;
+            if (options_.progress && (t >> 14) != progress_mark) {
+                progress_mark = t >> 14;
+                options_.progress(t, ctx_.done_blocks, total_blocks_);
+            }
+        }
+        finish();
+        if (options_.progress) options_.progress(stats_.cycles, ctx_.done_blocks, total_blocks_);
+        if (ctx_.observer) ctx_.observer->on_finish(stats_);
+        return stats_;
+    }
+
+    uint64_t visited() const { return visited_; }
+
+private:
+    void init_stats() {
+        const GpuConfig& c = ctx_.cfg;
+        const isa::Program& p = ctx_.prog;
+        stats_.kernel = p.kernel;
+        stats_.config_name = c.name;
+        stats_.sms = c.sm.count;
+        stats_.sub_partitions = c.sm.sub_partitions;
+        stats_.blocks = p.num_blocks();
+        stats_.warps = stats_.blocks * p.warps_per_block();
+        stats_.clock_mhz = c.clock_mhz;
+        stats_.kernel_launch_us = c.launch.kernel_launch_us;
+        stats_.per_pc.assign(p.code.size(), PcStats{});
+        stats_.per_sm.assign(c.sm.count, SmStats{});
+        stats_.occupancy = occupancy_;
+    }
+
+    void dispatch(uint64_t t) {
+        ctx_.dispatch_pending = false;
+        const size_t n = sms_.size();
+        while (next_block_ < total_blocks_) {
+            bool placed = false;
+            for (size_t k = 0; k < n && !placed; ++k) {
+                size_t i = (rr_ + k) % n;
+                if (!sms_[i]->fits()) continue;
+                sms_[i]->dispatch(next_block_++, t);
+                rr_ = (i + 1) % n;
+                placed = true;
+            }
+            if (!placed) break;
+        }
+    }
+
+    [[noreturn]] void deadlock(uint64_t t) {
+        std::ostringstream os;
+        os << "deadlock at cycle " << t << " in kernel '" << ctx_.prog.kernel << "': " << ctx_.done_blocks
+           << " of " << total_blocks_ << " blocks done and no warp can ever issue again\n";
+        for (const auto& sm : sms_)
+            if (sm->busy()) os << sm->describe(t);
+        throw Error(ctx_.prog.launch.loc, os.str());
+    }
+
+    void finish() {
+        Stats& s = stats_;
+        s.cycles = ctx_.last_retire;
+        s.time_us = (s.clock_mhz > 0 ? double(s.cycles) / s.clock_mhz : 0.0) + s.kernel_launch_us;
+        uint64_t active = 0, resident = 0;
+        for (const SmStats& sm : s.per_sm) {
+            active += sm.active_cycles;
+            resident += sm.resident_warp_cycles;
+        }
+        s.ipc = active ? double(s.warp_instructions) / double(active) : 0.0;
+        s.simt_efficiency = s.warp_instructions
+                                ? double(s.thread_instructions) / (32.0 * double(s.warp_instructions))
+                                : 0.0;
+        s.occupancy.achieved = active && s.occupancy.max_warps
+                                   ? double(resident) / double(active) / double(s.occupancy.max_warps)
+                                   : 0.0;
+        double slots = double(s.cycles) * s.sms * s.sub_partitions;
+        for (PipeStats& p : s.pipes) p.utilisation = slots > 0 ? double(p.busy_cycles) / slots : 0.0;
+    }
+
+    RunOptions options_;
+    Stats stats_;
+    OccupancyStats occupancy_;
+    Context ctx_;
+    std::vector<std::unique_ptr<Sm>> sms_;
+    uint64_t total_blocks_ = 0;
+    uint64_t next_block_ = 0;
+    size_t rr_ = 0;
+    uint64_t visited_ = 0;
+};
+
+Simulator::Simulator(const GpuConfig& config, const isa::Program& program, func::GlobalMemory& memory,
+                     RunOptions options)
+    : gpu_(std::make_unique<Gpu>(config, program, memory, std::move(options))) {}
+
+Simulator::~Simulator() = default;
+
+Stats Simulator::run() { return gpu_->run(); }
+
+uint64_t Simulator::cycles_visited() const { return gpu_->visited(); }
+
+}  // namespace simt::timing

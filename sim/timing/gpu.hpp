@@ -1,0 +1,64 @@
+// gpu.hpp: the public face of the timing model: run one kernel on one GPU.
+//
+// Execution-driven: at issue, each warp instruction is executed by the
+// functional executor (sim/functional/executor.hpp), which yields its active
+// lanes and memory addresses; the timing model decides *when* it issues and
+// when its results are ready. One Simulator runs one launch; it holds no global
+// state, so several can run in one process.
+//
+// Typical use:
+//     simt::func::GlobalMemory mem(program, trace_dir);
+//     simt::timing::Simulator sim(config, program, mem, {});
+//     simt::timing::Stats stats = sim.run();
+//
+// Errors (simt::Error): a launch that can never fit on an SM (located at the
+// program's .launch), a deadlock (every unit's state is described), a
+// functional fault or the instruction budget (from the executor).
+#pragma once
+
+#include "isa/isa.hpp"
+#include "sim/config/config.hpp"
+#include "sim/functional/memory.hpp"
+#include "sim/timing/observer.hpp"
+#include "sim/timing/occupancy.hpp"  // compute_occupancy(config, program) without running
+#include "sim/timing/stats.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+namespace simt::timing {
+
+struct RunOptions {
+    // Jump over cycles in which no scheduler can issue. false steps every
+    // cycle and evaluates every scheduler; the Stats are identical either way.
+    bool event_skipping = true;
+    Observer* observer = nullptr;  // not owned; may be null
+    // Called now and then (every few thousand simulated cycles) and once at the end.
+    std::function<void(uint64_t cycle, uint64_t done_blocks, uint64_t total_blocks)> progress;
+};
+
+class Gpu;  // the model (sim/timing/gpu_model.hpp)
+
+class Simulator {
+public:
+    // Checks that one block fits an SM (throws simt::Error otherwise). The
+    // references must outlive the Simulator.
+    Simulator(const GpuConfig& config, const isa::Program& program, func::GlobalMemory& memory,
+              RunOptions options = {});
+    ~Simulator();
+    Simulator(const Simulator&) = delete;
+    Simulator& operator=(const Simulator&) = delete;
+
+    // Runs the launch to completion and returns what was measured. Call once.
+    Stats run();
+
+    // Cycles the top loop visited (< Stats::cycles when event skipping jumped);
+    // for the benchmark, not part of Stats.
+    uint64_t cycles_visited() const;
+
+private:
+    std::unique_ptr<Gpu> gpu_;
+};
+
+}  // namespace simt::timing

@@ -1,0 +1,37 @@
+// coalescer.hpp: which 32-byte sectors one warp memory instruction touches,
+// and how many shared-memory wavefronts (bank passes) it needs.
+//
+// Global/local/tex: the distinct sectors touched by the exec lanes (a lane's
+// `bytes` may span several sectors; aligned 4- and 16-byte accesses never do).
+// One request per warp instruction, sectors = distinct sectors
+// (REFERENCE.md §3). Shared: banks of 4-byte words; distinct words in one
+// bank serialise, the same word broadcasts; wavefronts = the most distinct
+// words any bank holds (so a conflict-free 16-byte access takes 4).
+// Const: serialised over distinct addresses.
+//
+// Left out: the 128-byte line grouping of the L1 tag stage beyond sectors per
+// cycle, shared-memory phases for 8-byte accesses (not in the ISA).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace simt::timing {
+
+using LaneAddrs = std::array<uint64_t, 32>;
+
+struct SectorList {
+    uint32_t count = 0;
+    std::array<uint64_t, 64> sector{};  // sector index = address / sector_bytes, ascending, distinct
+};
+
+// Fills `out` with the distinct sectors of the exec lanes' accesses.
+void coalesce(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes, SectorList& out);
+
+// Wavefronts of a shared-memory access (>= 1 when any lane executes, 0 when none).
+uint32_t shared_wavefronts(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t banks);
+
+// Distinct addresses among the exec lanes (constant-cache serialisation).
+uint32_t distinct_addresses(uint32_t exec, const LaneAddrs& addr);
+
+}  // namespace simt::timing

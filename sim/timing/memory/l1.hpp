@@ -1,0 +1,73 @@
+// l1.hpp: one SM's L1TEX path for global, local and texture accesses.
+//
+// Stages: (1) the tag stage takes ceil(sectors / l1_sectors_per_cycle)
+// cycles per request (wavefronts), one request after another; (2) each sector
+// is looked up in the sectored L1 (hit: l1.hit_latency after the tag stage
+// start, or when its in-flight fill lands); (3) misses go to the L2. A load
+// completes when its last sector is back. Stores are write-through with no
+// allocate (a present L1 sector stays valid) and complete when the L2 acks.
+// Atomics bypass L1. Every request counts against max_outstanding_per_sm
+// until it completes; while that is full or the tag stage is busy the SM does
+// not accept a new request (lg_throttle / tex_throttle).
+//
+// Left out: L1 MSHR limits, the L1/shared carve-out interplay, write
+// coalescing in L1, texture filtering and caching beyond the L1 path.
+#pragma once
+
+#include "sim/config/config.hpp"
+#include "sim/timing/memory/cache.hpp"
+#include "sim/timing/memory/coalescer.hpp"
+#include "sim/timing/memory/l2.hpp"
+#include "sim/timing/stats.hpp"
+
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+namespace simt::timing {
+
+class L1Tex {
+public:
+    L1Tex(const GpuConfig& config, L2& l2, MemoryStats& stats);
+
+    // Can a new request enter at cycle t? (forgets requests completed by t)
+    bool accepts(uint64_t t) {
+        while (!outstanding_.empty() && outstanding_.top() <= t) outstanding_.pop();
+        return tag_free_ <= t && outstanding_.size() < cap_;
+    }
+    // Earliest cycle > t at which it might accept (call when !accepts(t)).
+    uint64_t accepts_at(uint64_t t) const;
+
+    // Each returns the completion cycle of the request issued at t.
+    uint64_t load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency = 0);
+    uint64_t store(uint64_t t, const SectorList& s, AccessStats& kind);
+    uint64_t atomic(uint64_t t, const SectorList& s, AccessStats& kind);
+
+    uint32_t outstanding() const { return uint32_t(outstanding_.size()); }
+    uint64_t tag_free() const { return tag_free_; }
+
+private:
+    uint64_t tag_stage(uint64_t t, uint32_t sectors);  // returns the start cycle
+    uint64_t track(uint64_t done);
+
+    SectorCache cache_;
+    L2& l2_;
+    MemoryStats& stats_;
+    uint32_t hit_latency_, sectors_per_cycle_, cap_;
+    uint64_t tag_free_ = 0;
+    std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> outstanding_;
+};
+
+// The SM's MIO data stage for shared memory, constant cache and shuffles:
+// one wavefront per cycle, shared by the SM's sub-partitions.
+struct MioStage {
+    uint64_t free_at = 0;
+    // Occupies the stage for `passes` cycles from max(t, free_at); returns the start.
+    uint64_t reserve(uint64_t t, uint32_t passes) {
+        uint64_t start = t > free_at ? t : free_at;
+        free_at = start + passes;
+        return start;
+    }
+};
+
+}  // namespace simt::timing

@@ -1,0 +1,291 @@
+// sm.cpp: block dispatch and retirement, warp state evaluation, and the
+// timing of one issued instruction (see sm.hpp).
+#include "sim/timing/sm.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <sstream>
+
+namespace simt::timing {
+
+Sm::Sm(uint32_t index, Context& ctx)
+    : index_(index), ctx_(ctx), slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), l1_(ctx.cfg, ctx.l2, ctx.stats.memory) {
+    uint32_t n = std::max(ctx.cfg.sm.sub_partitions, 1u);
+    for (uint32_t i = 0; i < n; ++i) sps_.push_back(std::make_unique<SubPartition>(*this, i, ctx));
+}
+
+// ---------------------------------------------------------------- dispatch
+
+bool Sm::fits() const {
+    const BlockFootprint& f = ctx_.footprint;
+    const auto& sm = ctx_.cfg.sm;
+    return used_warps_ + f.warps <= sm.max_warps &&
+           (!f.counts_as_block || used_blocks_ < sm.max_blocks) &&
+           uint64_t(used_regs_) + f.registers <= sm.registers &&
+           uint64_t(used_shared_) + f.shared <= sm.shared_bytes;
+}
+
+void Sm::count_residency(uint64_t t, int delta) {
+    SmStats& s = ctx_.stats.per_sm[index_];
+    if (resident_warps_ > 0) {
+        s.active_cycles += t - residency_since_;
+        s.resident_warp_cycles += uint64_t(resident_warps_) * (t - residency_since_);
+    }
+    residency_since_ = t;
+    resident_warps_ = uint32_t(int64_t(resident_warps_) + delta);
+}
+
+void Sm::dispatch(uint64_t block_index, uint64_t t) {
+    const BlockFootprint& f = ctx_.footprint;
+    used_warps_ += f.warps;
+    used_blocks_ += f.counts_as_block ? 1 : 0;
+    used_regs_ += f.registers;
+    used_shared_ += f.shared;
+
+    size_t bi = 0;
+    while (bi < blocks_.size() && blocks_[bi].used) ++bi;
+    if (bi == blocks_.size()) blocks_.emplace_back();
+    BlockRec& b = blocks_[bi];
+    b.used = true;
+    b.index = block_index;
+    b.fblock = ctx_.exec.make_block(block_index);
+    b.slots.clear();
+    b.live = uint32_t(b.fblock->warps.size());
+    if (ctx_.observer) ctx_.observer->on_block_dispatched(t, block_index, index_);
+    ++ctx_.stats.per_sm[index_].blocks;
+
+    count_residency(t, int(b.fblock->warps.size()));
+    uint32_t next_slot = 0;
+    for (func::Warp& fw : b.fblock->warps) {
+        while (slots_[next_slot].resident) ++next_slot;
+        TWarp& w = slots_[next_slot];
+        w = TWarp{};
+        w.resident = true;
+        w.id = WarpId{fw.global_id, block_index, index_, next_slot % uint32_t(sps_.size()), next_slot};
+        w.lslot = next_slot / uint32_t(sps_.size());
+        w.block_slot = uint32_t(bi);
+        w.fblock = b.fblock.get();
+        w.fwarp = &fw;
+        w.age = ctx_.next_age++;
+        w.pc = fw.done() ? 0 : fw.next_pc();
+        w.launch_ready = t + ctx_.cfg.launch.block_launch_cycles;
+        w.wake = t;
+        w.sb = &scoreboards_[next_slot];
+        w.sb->reset();
+        clear_reuse(w.reuse);
+        if (!fw.done()) w.operand_ready = w.sb->ready_for(ctx_.code[w.pc], w.operand_why);
+        else { w.draining = true; w.hold_pc = 0; }
+        ctx_.log.open(w, StallReason::NoInstruction, w.pc, t);
+        b.slots.push_back(next_slot);
+        if (ctx_.observer) ctx_.observer->on_warp_dispatched(t, w.id);
+        sps_[w.id.sub_partition]->add(&w);
+    }
+}
+
+void Sm::retire(TWarp& w, uint64_t t) {
+    ctx_.log.close(w, t);
+    if (ctx_.observer) ctx_.observer->on_warp_retired(t, w.id);
+    w.resident = false;
+    w.candidate = false;
+    count_residency(t, -1);
+    ctx_.last_retire = std::max(ctx_.last_retire, t);
+    BlockRec& b = blocks_[w.block_slot];
+    if (--b.live > 0) return;
+    const BlockFootprint& f = ctx_.footprint;
+    used_warps_ -= f.warps;
+    used_blocks_ -= f.counts_as_block ? 1 : 0;
+    used_regs_ -= f.registers;
+    used_shared_ -= f.shared;
+    if (ctx_.observer) ctx_.observer->on_block_retired(t, b.index, index_);
+    b.used = false;
+    b.fblock.reset();
+    ++ctx_.done_blocks;
+    ctx_.dispatch_pending = true;
+}
+
+// ---------------------------------------------------------------- ticking
+
+// A sub-partition that reserves one of the SM's shared units (L1TEX, MIO) can
+// turn another one's eligible warps into throttled ones: the sub-partitions
+// after it re-evaluate their candidates in this cycle, all of them in the next.
+void Sm::tick(uint64_t t, bool all) {
+    shared_reserved_ = false;
+    for (auto& sp : sps_)
+        if (all || sp->next_event() <= t || (shared_reserved_ && sp->has_candidates())) sp->tick(t);
+    if (shared_reserved_)
+        for (auto& sp : sps_)
+            if (sp->has_candidates()) sp->wake_at(t + 1);
+}
+
+uint64_t Sm::next_event() const {
+    uint64_t n = kNever;
+    for (const auto& sp : sps_) n = std::min(n, sp->next_event());
+    return n;
+}
+
+void Sm::reevaluate_held(TWarp& w, uint64_t t) {
+    if (w.draining) {
+        if (t < w.mem_done) {
+            ctx_.log.set(w, StallReason::Drain, w.hold_pc, t);
+            w.wake = w.mem_done;
+        } else {
+            retire(w, t);
+        }
+        return;
+    }
+    ctx_.log.set(w, StallReason::Barrier, w.hold_pc, t);
+    w.wake = kNever;
+}
+
+// ---------------------------------------------------------------- issue
+
+uint64_t Sm::l1tex_access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
+    const auto& mc = ctx_.cfg.memory;
+    MemoryStats& ms = ctx_.stats.memory;
+    SectorList& s = ctx_.sectors;
+    coalesce(dyn.exec, dyn.addr, d.bytes, mc.sector_bytes, s);
+    switch (d.mem) {
+        case MemKind::GlobalLoad: return l1_.load(t, s, ms.global_load);
+        case MemKind::LocalLoad: return l1_.load(t, s, ms.local_load);
+        case MemKind::Tex:
+            return l1_.load(t, s, ms.tex, mc.tex_latency > mc.l1.hit_latency ? mc.tex_latency - mc.l1.hit_latency : 0);
+        case MemKind::GlobalStore: return l1_.store(t, s, ms.global_store);
+        case MemKind::LocalStore: return l1_.store(t, s, ms.local_store);
+        case MemKind::GlobalAtomic: return l1_.atomic(t, s, ms.global_atomic);
+        default: return t + 1;
+    }
+}
+
+uint64_t Sm::mio_access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
+    const auto& mc = ctx_.cfg.memory;
+    MemoryStats& ms = ctx_.stats.memory;
+    switch (d.mem) {
+        case MemKind::SharedLoad: case MemKind::SharedStore: case MemKind::SharedAtomic: {
+            if (d.mem == MemKind::SharedLoad) ++ms.shared_load_requests;
+            else if (d.mem == MemKind::SharedStore) ++ms.shared_store_requests;
+            else ++ms.shared_atomic_requests;
+            uint32_t wf = std::max(1u, shared_wavefronts(dyn.exec, dyn.addr, d.bytes, mc.shared_banks));
+            ms.shared_wavefronts += wf;
+            ms.shared_bank_conflicts += wf - 1;
+            uint64_t start = mio_.reserve(t, wf);
+            return start + mc.shared_latency + (wf - 1);
+        }
+        case MemKind::Const: {
+            ++ms.const_requests;
+            uint32_t n = std::max(1u, distinct_addresses(dyn.exec, dyn.addr));
+            ms.const_extra_cycles += n - 1;
+            uint64_t start = mio_.reserve(t, n);
+            return start + mc.const_latency + (n - 1);
+        }
+        case MemKind::Shuffle: {
+            ++ms.shuffle_requests;
+            uint64_t start = mio_.reserve(t, 1);
+            return start + mc.shared_latency;
+        }
+        default: return t + 1;
+    }
+}
+
+uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp) {
+    const uint32_t pc = w.pc;
+    const DecodedInst& d = ctx_.code[pc];
+    func::DynInst& dyn = ctx_.dyn;
+    ctx_.exec.step(*w.fblock, *w.fwarp, dyn);
+
+    Stats& s = ctx_.stats;
+    uint32_t active = lane_count(dyn.active);
+    uint32_t exec = lane_count(dyn.exec);
+    ++s.warp_instructions;
+    s.thread_instructions += active;
+    s.thread_instructions_pred_on += exec;
+    PcStats& ps = s.per_pc[pc];
+    ++ps.issued;
+    ps.thread_instructions += active;
+    ps.thread_instructions_pred_on += exec;
+    ++s.per_sm[index_].warp_instructions;
+
+    // Result time and pipe occupancy.
+    const PipeSpec& pipe = ctx_.pipes[int(d.pipe)];
+    uint32_t slots = 1;
+    uint64_t busy = std::max(pipe.interval, 1u);
+    uint64_t done = t + 1;
+    switch (d.lat) {
+        case isa::Lat::Fixed: done = t + pipe.latency; break;
+        case isa::Lat::Emul:
+            slots = std::max(ctx_.cfg.pipes.int_div_instructions, 1u);
+            busy = std::max<uint64_t>(busy, slots);
+            done = t + ctx_.cfg.pipes.int_div_latency;
+            break;
+        case isa::Lat::Mio:
+            done = d.mem == MemKind::None ? t + pipe.latency : mio_access(d, dyn, t);
+            break;
+        case isa::Lat::L1tex: done = l1tex_access(d, dyn, t); break;
+        case isa::Lat::Ctrl: break;
+    }
+    if (d.mem != MemKind::None) w.mem_done = std::max(w.mem_done, done);
+    if (d.unit == Unit::L1tex || d.unit == Unit::Mio) shared_reserved_ = true;
+    sp.pipes.free_at[int(d.pipe)] = t + busy;
+    PipeStats& pst = s.pipes[int(d.pipe)];
+    ++pst.issued;
+    pst.busy_cycles += busy;
+    for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces);
+
+    ctx_.log.set(w, StallReason::Selected, pc, t);
+    w.candidate = false;
+    w.wake = t + slots;
+    w.last_issue = t + 1;
+    after_control(w, dyn, pc, t);
+    if (ctx_.observer) {
+        ctx_.observer->on_issue(IssueEvent{w.id, t, pc, dyn.active, dyn.exec, d.pipe,
+                                           d.lat == isa::Lat::Ctrl ? t + 1 : done});
+    }
+    return slots;
+}
+
+// Next pc, branches, barrier and exit after w issued the instruction at pc.
+void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t) {
+    BlockRec& b = blocks_[w.block_slot];
+    if (w.fwarp->done()) {
+        w.draining = true;
+        w.hold_pc = pc;
+        release_barrier_if_ready(b, t);  // the others may all be waiting for this one
+        return;
+    }
+    uint32_t next = w.fwarp->next_pc();
+    if (next != pc + 1 || dyn.diverged) w.branch_ready = t + ctx_.cfg.pipes.branch.latency;
+    w.pc = next;
+    w.operand_ready = w.sb->ready_for(ctx_.code[next], w.operand_why);
+    if (dyn.barrier) {
+        w.at_barrier = true;
+        w.hold_pc = pc;
+        release_barrier_if_ready(b, t);
+    }
+}
+
+void Sm::release_barrier_if_ready(BlockRec& b, uint64_t t) {
+    bool anyone = false;
+    for (uint32_t slot : b.slots) anyone |= slots_[slot].resident && slots_[slot].at_barrier;
+    if (!anyone || !b.fblock->barrier_ready()) return;
+    b.fblock->release_barrier();
+    for (uint32_t slot : b.slots) {
+        TWarp& o = slots_[slot];
+        if (!o.resident || !o.at_barrier) continue;
+        o.at_barrier = false;
+        if (o.wake == kNever) {
+            o.wake = t + 1;
+            sps_[o.id.sub_partition]->sync(o);
+        }
+    }
+}
+
+std::string Sm::describe(uint64_t t) const {
+    std::ostringstream os;
+    os << "sm " << index_ << ": " << resident_warps_ << " resident warps, " << used_blocks_
+       << " blocks; L1TEX outstanding " << l1_.outstanding() << ", tag stage free at " << l1_.tag_free()
+       << "; MIO free at " << mio_.free_at << '\n';
+    for (const auto& sp : sps_)
+        if (!sp->empty()) os << sp->describe(t);
+    return os.str();
+}
+
+}  // namespace simt::timing

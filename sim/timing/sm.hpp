@@ -1,0 +1,106 @@
+// sm.hpp: one streaming multiprocessor.
+//
+// Holds the resident blocks and warp slots (resources: warps, blocks,
+// registers, shared memory), the sub-partitions (a block's warps go to
+// sub-partition slot % sub_partitions), the SM's L1TEX path and MIO stage.
+// Sm::issue executes an instruction functionally and times it: pipe
+// occupancy, result latency (fixed, SFU, memory), scoreboard, branches,
+// barriers, exit and drain. A warp retires when its drain ends; a block
+// retires when its last warp does, freeing its resources from that cycle.
+//
+// Left out: instruction fetch and the instruction cache, the block
+// launch pipeline beyond a fixed block_launch_cycles delay.
+#pragma once
+
+#include "sim/timing/context.hpp"
+#include "sim/timing/memory/l1.hpp"
+#include "sim/timing/sub_partition.hpp"
+#include "sim/timing/warp.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace simt::timing {
+
+class Sm {
+public:
+    Sm(uint32_t index, Context& ctx);
+    Sm(const Sm&) = delete;
+    Sm& operator=(const Sm&) = delete;
+
+    bool fits() const;                            // can one more block of the launch be dispatched?
+    void dispatch(uint64_t block_index, uint64_t t);
+    // Ticks the sub-partitions whose next event has come (every one when `all`).
+    void tick(uint64_t t, bool all);
+    uint64_t next_event() const;                  // earliest next event of its sub-partitions
+    bool busy() const { return resident_warps_ > 0; }
+    std::string describe(uint64_t t) const;
+
+    // ---- used by SubPartition (inline: called for every warp in every tick)
+    // Is a candidate whose next instruction is d kept from issuing at t by its
+    // pipe or an SM unit? Then `free_at` (> t) is when that may change.
+    bool throttled(const DecodedInst& d, const PipeState& pipes, uint64_t t, uint64_t& free_at) {
+        free_at = pipes.free_at[int(d.pipe)];
+        if (free_at > t) return true;
+        if (d.unit == Unit::L1tex) {
+            if (l1_.accepts(t)) return false;
+            free_at = l1_.accepts_at(t);
+            return true;
+        }
+        if (d.unit == Unit::Mio && mio_.free_at > t) {
+            free_at = mio_.free_at;
+            return true;
+        }
+        return false;
+    }
+    // A blocked warp's wake time came: its next blocked state, or it becomes a
+    // candidate (its state at t is then set by the scheduler), or it retires.
+    void reevaluate(TWarp& w, uint64_t t) {
+        if (w.draining || w.at_barrier) return reevaluate_held(w, t);
+        if (t < w.launch_ready) block(w, StallReason::NoInstruction, w.launch_ready, t);
+        else if (t < w.branch_ready) block(w, StallReason::BranchResolving, w.branch_ready, t);
+        else if (t < w.operand_ready) block(w, w.operand_why, w.operand_ready, t);
+        else w.candidate = true;
+    }
+    // Issues w's next instruction at cycle t; returns the issue slots it takes.
+    uint32_t issue(TWarp& w, uint64_t t, SubPartition& sp);
+
+private:
+    struct BlockRec {
+        bool used = false;
+        uint64_t index = 0;
+        std::unique_ptr<func::Block> fblock;
+        std::vector<uint32_t> slots;  // warp slots of its warps
+        uint32_t live = 0;            // warps not retired
+    };
+
+    void block(TWarp& w, StallReason s, uint64_t until, uint64_t t) {
+        ctx_.log.set(w, s, w.pc, t);
+        w.wake = until;
+    }
+    void reevaluate_held(TWarp& w, uint64_t t);  // at a barrier or draining
+    uint64_t l1tex_access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
+    uint64_t mio_access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
+    void after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t);
+    void release_barrier_if_ready(BlockRec& b, uint64_t t);
+    void retire(TWarp& w, uint64_t t);
+    void count_residency(uint64_t t, int delta);
+
+    uint32_t index_;
+    Context& ctx_;
+    std::vector<TWarp> slots_;                    // max_warps, fixed addresses
+    std::vector<Scoreboard> scoreboards_;         // one per slot
+    std::vector<BlockRec> blocks_;
+    std::vector<std::unique_ptr<SubPartition>> sps_;
+    L1Tex l1_;
+    MioStage mio_;
+    // resources in use
+    bool shared_reserved_ = false;                // an L1TEX/MIO request entered in this tick
+    uint32_t used_warps_ = 0, used_blocks_ = 0, used_regs_ = 0, used_shared_ = 0;
+    // residency accounting (SmStats)
+    uint32_t resident_warps_ = 0;
+    uint64_t residency_since_ = 0;
+};
+
+}  // namespace simt::timing

@@ -1,0 +1,183 @@
+// test_timing_memory.cpp: coalescing, the cache hierarchy, DRAM, shared and
+// constant memory, atomics, the outstanding-request limit and drain, at exact
+// cycles on small_config (L1 hit 30, L2 hit 200, DRAM 500, 64 B/cycle,
+// shared 20, const 10, atomic +20; `mov` is an ALU op of latency 4, so the
+// first memory instruction after it issues at cycle 4).
+#include "test_timing_util.hpp"
+
+#include "sim/timing/memory/coalescer.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace simt;
+using namespace simt::timing;
+using namespace simt::timing::test;
+
+namespace {
+
+std::string kernel(const std::string& decls, const std::string& body, int threads = 32, int blocks = 1) {
+    return ".kernel t\n.grid " + std::to_string(blocks) + "\n.block " + std::to_string(threads) +
+           "\n.regs 16\n" + decls + "mov r0, %laneid\n" + body + "exit\n";
+}
+
+}  // namespace
+
+TEST_CASE("timing: a load missing L1 and L2 costs the DRAM latency; L1 and L2 hits theirs", "[timing]") {
+    GpuConfig c = small_config();
+    Recorder rec;
+    auto r = run(kernel(".buffer a f32 1024 zero\n",
+                        "ld.global r1, [a + r0*4]\n"   // pc1 at 4: misses both -> data at 504
+                        "fadd r2, r1, r1\n"            // pc2 at 504
+                        "ld.global r3, [a + r0*4]\n"   // pc3 at 505: L1 hit -> 535
+                        "fadd r4, r3, r3\n"),          // pc4 at 535
+                 c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 1) == std::vector<uint64_t>{4});
+    CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{504});
+    CHECK(rec.issue_cycles(0, 4) == std::vector<uint64_t>{535});
+    const MemoryStats& m = r.stats.memory;
+    CHECK(m.l1_miss_sectors == 4);
+    CHECK(m.l1_hit_sectors == 4);
+    CHECK(m.l2_miss_sectors == 4);
+    CHECK(m.dram_read_bytes == 128);
+    CHECK(r.stats.stall_cycles[int(StallReason::LongScoreboard)] == 499 + 29);
+
+    // A stored line is in L2 (write-allocate there, not in L1): the load hits L2.
+    Recorder rec2;
+    auto r2 = run(kernel(".buffer a f32 1024 zero\n",
+                         "st.global [a + r0*4], r0\n"  // pc1 at 4, acked at 204
+                         "ld.global r1, [a + r0*4]\n"  // pc2 at 5: L1 miss, L2 hit -> 205
+                         "fadd r2, r1, r1\n"),         // pc3 at 205
+                  c, {true, &rec2, {}});
+    CHECK(rec2.issue_cycles(0, 3) == std::vector<uint64_t>{205});
+    CHECK(r2.stats.memory.l2_hit_sectors == 4);
+    CHECK(r2.stats.memory.global_store.requests == 1);
+}
+
+TEST_CASE("timing: 32 consecutive floats are 4 sectors, a stride of 32 floats is 32", "[timing]") {
+    GpuConfig c = small_config();
+    auto unit = run(kernel(".buffer a f32 1024 zero\n", "ld.global r1, [a + r0*4]\n"), c);
+    CHECK(unit.stats.memory.global_load.requests == 1);
+    CHECK(unit.stats.memory.global_load.sectors == 4);
+    CHECK(unit.stats.memory.global_load.sectors_per_request() == 4.0);
+    auto strided = run(kernel(".buffer a f32 1024 zero\n", "shl r2, r0, 7\nld.global r1, [a + r2]\n"), c);
+    CHECK(strided.stats.memory.global_load.sectors == 32);
+    CHECK(strided.stats.memory.l1_wavefronts == 8);
+    // 16-byte loads of consecutive float4: 512 bytes = 16 sectors.
+    auto v4 = run(kernel(".buffer a f32 1024 zero\n", "ld.global.v4 r4, [a + r0*16]\n"), c);
+    CHECK(v4.stats.memory.global_load.sectors == 16);
+}
+
+TEST_CASE("timing: the coalescer counts distinct sectors of the executing lanes", "[timing]") {
+    LaneAddrs a{};
+    for (int i = 0; i < 32; ++i) a[i] = 0x1000'0000ull + uint64_t(31 - i) * 4;  // reversed order
+    SectorList s;
+    coalesce(0xffffffffu, a, 4, 32, s);
+    CHECK(s.count == 4);
+    coalesce(0x0000000fu, a, 4, 32, s);  // lanes 0..3: the last 16 bytes
+    CHECK(s.count == 1);
+    coalesce(0, a, 4, 32, s);
+    CHECK(s.count == 0);
+    for (int i = 0; i < 32; ++i) a[i] = uint64_t(i) * 8;  // 2-way bank conflict
+    CHECK(shared_wavefronts(0xffffffffu, a, 4, 32) == 2);
+    for (int i = 0; i < 32; ++i) a[i] = 64;  // broadcast
+    CHECK(shared_wavefronts(0xffffffffu, a, 4, 32) == 1);
+    for (int i = 0; i < 32; ++i) a[i] = uint64_t(i) * 16;  // consecutive 16-byte accesses
+    CHECK(shared_wavefronts(0xffffffffu, a, 16, 32) == 4);
+    for (int i = 0; i < 32; ++i) a[i] = uint64_t(i) * 128;  // all in bank 0
+    CHECK(shared_wavefronts(0xffffffffu, a, 4, 32) == 32);
+}
+
+TEST_CASE("timing: a 2-way shared-memory bank conflict doubles the access", "[timing]") {
+    GpuConfig c = small_config();
+    // Latency: one wavefront -> 20 cycles, two -> 21.
+    for (int stride : {4, 8}) {
+        Recorder rec;
+        auto r = run(kernel(".shared 1024\n", "ld.shared r1, [r0*" + std::to_string(stride) + "]\nfadd r2, r1, r1\n"),
+                     c, {true, &rec, {}});
+        uint64_t wavefronts = stride == 4 ? 1 : 2;
+        CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{4 + 20 + wavefronts - 1});
+        CHECK(r.stats.memory.shared_wavefronts == wavefronts);
+        CHECK(r.stats.memory.shared_bank_conflicts == wavefronts - 1);
+    }
+    // Throughput: 32 warps x 64 shared loads through the SM's MIO stage, which
+    // takes one wavefront per cycle.
+    std::string body;
+    for (int i = 0; i < 64; ++i) body += "ld.shared r" + std::to_string(2 + i % 8) + ", [r1]\n";
+    auto plain = run(kernel(".shared 1024\n", "shl r1, r0, 2\n" + body, 1024), c);
+    auto conflict = run(kernel(".shared 1024\n", "shl r1, r0, 3\n" + body, 1024), c);
+    CHECK(plain.stats.memory.shared_wavefronts == 32 * 64);
+    CHECK(conflict.stats.memory.shared_wavefronts == 2 * 32 * 64);
+    CHECK(conflict.stats.memory.shared_bank_conflicts == 32 * 64);
+    // 2048 vs 4096 cycles of MIO work, plus a start and a tail under 100 cycles.
+    CHECK(plain.stats.cycles >= 2048);
+    CHECK(plain.stats.cycles < 2048 + 100);
+    CHECK(conflict.stats.cycles >= 4096);
+    CHECK(conflict.stats.cycles < 4096 + 100);
+    CHECK(conflict.stats.stall_cycles[int(StallReason::MioThrottle)] > 0);
+}
+
+TEST_CASE("timing: constant loads serialise over distinct addresses", "[timing]") {
+    GpuConfig c = small_config();
+    Recorder same, spread;
+    // [k + 8] reads no register: it issues at 1, right after the mov.
+    run(kernel(".buffer k u32 64 iota\n", "ld.const r1, [k + 8]\niadd r2, r1, 1\n"), c, {true, &same, {}});
+    run(kernel(".buffer k u32 64 iota\n", "ld.const r1, [k + r0*4]\niadd r2, r1, 1\n"), c, {true, &spread, {}});
+    CHECK(same.issue_cycles(0, 2) == std::vector<uint64_t>{1 + 10});
+    CHECK(spread.issue_cycles(0, 2) == std::vector<uint64_t>{4 + 10 + 31});
+}
+
+TEST_CASE("timing: global atomics execute at the L2", "[timing]") {
+    GpuConfig c = small_config();
+    Recorder rec;
+    auto r = run(kernel(".buffer n u32 1 zero\n", "atom.global.add r1, [n], 1\niadd r2, r1, 1\n"), c,
+                 {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{1 + 500 + 20});  // [n] needs no register: issues at 1
+    CHECK(r.stats.memory.global_atomic.requests == 1);
+    CHECK(r.stats.memory.global_atomic.sectors == 1);
+    // 32 warps (8 per scheduler) hit one counter in the same cycle: one per cycle at the L2.
+    Recorder many;
+    run(kernel(".buffer n u32 1 zero\n", "atom.global.add r1, [n], 1\niadd r2, r1, 1\n", 1024), c,
+        {true, &many, {}});
+    uint64_t last = 0;
+    for (const auto& e : many.issues)
+        if (e.pc == 1) last = std::max(last, e.complete);
+    CHECK(last >= 1 + 500 + 20 + 31);
+}
+
+TEST_CASE("timing: a store does not block the warp, but its exit drains until the store completes", "[timing]") {
+    GpuConfig c = small_config();
+    Recorder rec;
+    // st at 4 (ack at 204), exit at 5, drain [6, 204), retire at 204.
+    auto r = run(kernel(".buffer a f32 1024 zero\n", "st.global [a + r0*4], r0\n"), c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{5});
+    CHECK(r.stats.cycles == 204);
+    CHECK(r.stats.stall_cycles[int(StallReason::Drain)] == 204 - 6);
+}
+
+TEST_CASE("timing: the outstanding-request limit throttles global loads (lg_throttle)", "[timing]") {
+    GpuConfig c = small_config();
+    c.memory.max_outstanding_per_sm = 2;
+    Recorder rec;
+    // Three loads of different lines: the third waits for the first (back at 504).
+    auto r = run(kernel(".buffer a f32 4096 zero\n",
+                        "ld.global r1, [a + r0*4]\nld.global r2, [a + r0*4 + 1024]\nld.global r3, [a + r0*4 + 2048]\n"),
+                 c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 1) == std::vector<uint64_t>{4});
+    CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{5});
+    CHECK(rec.issue_cycles(0, 3) == std::vector<uint64_t>{504});
+    CHECK(r.stats.stall_cycles[int(StallReason::LgThrottle)] == 504 - 6);
+}
+
+TEST_CASE("timing: a streaming kernel is bound by DRAM bandwidth", "[timing]") {
+    GpuConfig c = small_config();
+    c.sm.count = 4;
+    c.memory.max_outstanding_per_sm = 256;
+    // 16384 threads each load 8 floats from distinct lines: 512 KB at 64 B/cycle = 8192 cycles.
+    std::string body = "imad r1, %ctaid.x, %ntid.x, %tid.x\n";
+    for (int k = 0; k < 8; ++k)
+        body += "ld.global r" + std::to_string(2 + k) + ", [a + r1*4 + " + std::to_string(k * 65536) + "]\n";
+    auto r = run(kernel(".buffer a f32 131072 zero\n", body, 256, 64), c);
+    CHECK(r.stats.memory.dram_read_bytes == 524288);
+    CHECK(r.stats.cycles >= 8192);
+    CHECK(r.stats.cycles < 8192 + 8192 / 8 + 500);
+}

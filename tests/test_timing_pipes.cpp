@@ -1,0 +1,120 @@
+// test_timing_pipes.cpp: issue timing of the execution pipes, at exact cycles.
+//
+// Fixed overheads of the model (small_config: block_launch_cycles = 0, fma
+// latency 4, sfu interval 8 / latency 20, branch latency 6):
+//   * the first instruction of a block issues at its dispatch cycle (0);
+//   * a dependent instruction issues exactly `latency` cycles after its
+//     producer (not at latency - 1);
+//   * `exit` reads no register: it issues the cycle after the instruction
+//     before it, and the warp retires the cycle after its exit when no
+//     memory is outstanding; Stats::cycles is that retire cycle.
+// So one warp of N dependent FFMAs + exit takes 4 (N - 1) + 2 cycles.
+#include "test_timing_util.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace simt;
+using namespace simt::timing;
+using namespace simt::timing::test;
+
+namespace {
+
+std::string one_warp(const std::string& body, uint32_t regs = 16) {
+    return ".kernel t\n.grid 1\n.block 32\n.regs " + std::to_string(regs) + "\n" + body + "exit\n";
+}
+
+}  // namespace
+
+TEST_CASE("timing: N dependent FFMAs cost N x fma latency", "[timing]") {
+    GpuConfig c = small_config();
+    for (int n : {1, 10, 100}) {
+        Recorder rec;
+        auto r = run(one_warp(repeat("ffma r0, r1, r2, r0", n)), c, {true, &rec, {}});
+        INFO("n = " << n);
+        CHECK(r.stats.cycles == uint64_t(4 * (n - 1) + 2));
+        CHECK(r.stats.warp_instructions == uint64_t(n + 1));
+        // Exact boundaries: FFMA k issues at 4k, not at 4k - 1.
+        for (int k = 0; k < n; ++k) {
+            auto at = rec.issue_cycles(0, uint32_t(k));
+            REQUIRE(at.size() == 1);
+            CHECK(at[0] == uint64_t(4 * k));
+        }
+        CHECK(r.stats.stall_cycles[int(StallReason::Selected)] == uint64_t(n + 1));
+        CHECK(r.stats.stall_cycles[int(StallReason::Wait)] == uint64_t(3 * (n - 1)));
+        CHECK(r.stats.resident_warp_cycles() == r.stats.cycles);
+    }
+    // 100 more FFMAs cost exactly 400 more cycles.
+    auto a = run(one_warp(repeat("ffma r0, r1, r2, r0", 100)), c);
+    auto b = run(one_warp(repeat("ffma r0, r1, r2, r0", 200)), c);
+    CHECK(b.stats.cycles - a.stats.cycles == 400);
+}
+
+TEST_CASE("timing: independent FFMAs from enough warps issue every cycle on every scheduler", "[timing]") {
+    GpuConfig c = small_config();
+    // 32 warps = 8 per scheduler, each a dependent chain of 100 FFMAs (latency 4):
+    // 808 issue slots per scheduler (cycles 0..807), never an empty one; the
+    // last exit issues at 807 and its warp retires at 808.
+    std::string src = ".kernel t\n.grid 1\n.block 1024\n.regs 8\n" + repeat("ffma r0, r1, r2, r0", 100) + "exit\n";
+    auto r = run(src, c);
+    CHECK(r.stats.warp_instructions == 32 * 101);
+    CHECK(r.stats.cycles == 808);
+    CHECK(r.stats.ipc == 4.0);
+    CHECK(r.stats.pipes[int(isa::Pipe::Fma)].issued == 3200);
+    CHECK(r.stats.pipes[int(isa::Pipe::Fma)].busy_cycles == 3200);
+}
+
+TEST_CASE("timing: SFU-bound code issues one warp instruction per 8 cycles per scheduler", "[timing]") {
+    GpuConfig c = small_config();
+    // 8 warps per scheduler, 50 independent sins each: 400 sins per scheduler
+    // through a pipe of interval 8. The last sin issues at 8 * 399; exits slip
+    // in between (branch pipe) except the very last one.
+    std::string body;
+    for (int i = 0; i < 50; ++i) body += "sin r" + std::to_string(1 + i % 8) + ", r0\n";
+    std::string src = ".kernel t\n.grid 1\n.block 1024\n.regs 16\n" + body + "exit\n";
+    Recorder rec;
+    auto r = run(src, c, {true, &rec, {}});
+    uint64_t last_sin = 0;
+    for (const auto& e : rec.issues)
+        if (e.pipe == isa::Pipe::Sfu) last_sin = std::max(last_sin, e.cycle);
+    CHECK(last_sin == 8 * 399);
+    CHECK(r.stats.cycles == 8 * 399 + 2);
+    CHECK(r.stats.pipes[int(isa::Pipe::Sfu)].busy_cycles == 4 * 400 * 8);
+    CHECK(r.stats.stall_cycles[int(StallReason::MathPipeThrottle)] > 0);
+}
+
+TEST_CASE("timing: SFU results are short-scoreboard dependencies", "[timing]") {
+    GpuConfig c = small_config();
+    Recorder rec;
+    auto r = run(one_warp("sin r1, r0\nfadd r2, r1, r1\n"), c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 1) == std::vector<uint64_t>{20});
+    CHECK(r.stats.stall_cycles[int(StallReason::ShortScoreboard)] == 19);
+}
+
+TEST_CASE("timing: an emulated integer division holds the scheduler and has its own latency", "[timing]") {
+    GpuConfig c = small_config();
+    Recorder rec;
+    // idiv at 0 (16 issue slots), the independent iadd at 16, the dependent one at 100.
+    auto r = run(one_warp("idiv r1, r2, 3\niadd r3, r4, 1\niadd r5, r1, 1\n"), c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 1) == std::vector<uint64_t>{16});
+    CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{100});
+    CHECK(r.stats.issue_slots == r.stats.warp_instructions + 15);
+    CHECK(r.stats.stall_cycles[int(StallReason::Selected)] == 16 + 3);
+}
+
+TEST_CASE("timing: a taken branch costs branch latency before its target issues", "[timing]") {
+    GpuConfig c = small_config();
+    Recorder rec;
+    auto r = run(one_warp("bra next\nnop\nnext:\nnop\n"), c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{6});
+    CHECK(rec.issue_cycles(0, 1).empty());
+    CHECK(r.stats.stall_cycles[int(StallReason::BranchResolving)] == 5);
+}
+
+TEST_CASE("timing: the ALU pipe of interval 2 takes an instruction every other cycle", "[timing]") {
+    GpuConfig c = small_config();
+    Recorder rec;
+    run(one_warp("iadd r1, r0, 1\niadd r2, r0, 1\niadd r3, r0, 1\n"), c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 0) == std::vector<uint64_t>{0});
+    CHECK(rec.issue_cycles(0, 1) == std::vector<uint64_t>{2});
+    CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{4});
+}
