@@ -113,7 +113,7 @@ TEST_CASE("rtx4060.yaml loads with the published values", "[config]") {
     CHECK(c.pipes.sfu.latency == 17);
     CHECK(c.pipes.fp64.interval == 64);  // 2 per SM, 1:64
     CHECK(c.pipes.fp64.latency == 64);
-    CHECK(c.pipes.lsu.interval == 8);    // 4 lanes
+    CHECK(c.pipes.lsu.interval == 4);    // 4 lanes
     CHECK(c.pipes.tex.interval == 32);   // 1 TMU per SMSP
     CHECK(c.pipes.branch.interval == 1);
     CHECK(c.pipes.int_div_instructions == 16);

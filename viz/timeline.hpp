@@ -221,7 +221,8 @@ Timeline read_timeline(const std::string& file, Source&&... source) {
     try {
         in = std::make_unique<io::CSVReader<8>>(file, std::forward<Source>(source)...);
         in->read_header(io::ignore_extra_column, "warp", "block", "sm", "sub_partition", "start", "end", "state", "pc");
-        char *warp, *block, *sm, *sp, *start, *end, *state, *pc;
+        char *warp = nullptr, *block = nullptr, *sm = nullptr, *sp = nullptr, *start = nullptr, *end = nullptr,
+             *state = nullptr, *pc = nullptr;
         while (in->read_row(warp, block, sm, sp, start, end, state, pc)) {
             const SourceLoc loc{file, in->get_file_line(), 0};
             Interval iv;
