@@ -8,7 +8,7 @@ packages=(
   libyaml-cpp-dev                       # configs
   libfccp-dev                           # CSV reading (libfccp/csv.h)
   catch2                                # tests (Catch2 v2)
-  libsfml-dev xvfb xauth                # viz/ and its headless test
+  libsfml-dev xvfb                      # viz/ and its headless test (Xvfb)
   fonts-dejavu-core libgl1-mesa-dri     # viz/: text, and software OpenGL under Xvfb
 )
 SUDO=""
