@@ -13,6 +13,12 @@
 //   * exit: the lanes leave `live` and every entry;
 //   * after every step entries whose pc reached their rpc (or that are empty)
 //     are popped, and lanes reaching the kernel's exit finish.
+// The hot path: every instruction is decoded once, at construction (operands
+// resolved to a register, a broadcast constant or a per-lane array; branch
+// targets and reconvergence pcs looked up), so a step is one switch on the
+// opcode and then loops over all 32 lanes into a temporary, which the
+// compiler vectorises, blended into the destination by the exec mask (value
+// instructions have no side effects, so computing idle lanes is harmless).
 // Left out: independent thread scheduling (Volta+), warp-synchronous
 // reconvergence hints, the timing of anything.
 #include "sim/functional/executor.hpp"
@@ -20,7 +26,6 @@
 #include "sim/functional/fragment.hpp"
 #include "sim/functional/semantics.hpp"
 
-#include <bit>
 #include <cassert>
 #include <cstring>
 
@@ -31,32 +36,107 @@ using isa::Op;
 using isa::Operand;
 using isa::OperandKind;
 using Lanes = std::array<uint32_t, isa::kWarpSize>;
+constexpr LaneMask kAllLanes = ~LaneMask(0);
+
+constexpr Lanes make_lane_table(bool bits) {
+    Lanes t{};
+    for (uint32_t l = 0; l < isa::kWarpSize; ++l) t[l] = bits ? 1u << l : l;
+    return t;
+}
+// Bit l of a mask per lane (masks become vector compares) and lane ids.
+alignas(64) constexpr Lanes kLaneBit = make_lane_table(true);
+alignas(64) constexpr Lanes kLaneId = make_lane_table(false);
 
 bool lane_on(LaneMask m, uint32_t lane) { return (m >> lane) & 1u; }
 
-LaneMask pred_mask(const Warp& w, uint32_t p, bool negate) {
-    const LaneMask v = p < isa::kNumPreds ? w.preds[p] : ~LaneMask(0);
-    return negate ? ~v : v;
-}
-LaneMask pred_mask(const Warp& w, const Operand& o) { return pred_mask(w, o.value, o.negate); }
-LaneMask guard_mask(const Warp& w, const isa::Instruction& in) {
-    return in.guard < 0 ? ~LaneMask(0) : pred_mask(w, uint32_t(in.guard), in.guard_negate);
+LaneMask pred_mask(const Warp& w, uint32_t p, LaneMask flip) {
+    return (p < isa::kNumPreds ? w.preds[p] : kAllLanes) ^ flip;
 }
 void set_pred(Warp& w, uint32_t p, LaneMask result, LaneMask exec) {
     if (p < isa::kNumPreds) w.preds[p] = (w.preds[p] & ~exec) | (result & exec);
 }
 
-template <Op O>
-void value_lanes(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d, LaneMask exec) {
-    for (uint32_t l = 0; l < isa::kWarpSize; ++l)
-        if (lane_on(exec, l)) d[l] = sem::value(O, a[l], b[l], c[l]);
+// d = t in the exec lanes.
+inline void commit(const uint32_t* t, uint32_t* d, LaneMask exec) {
+    if (exec == kAllLanes) {
+        std::memcpy(d, t, sizeof(Lanes));
+        return;
+    }
+    for (uint32_t l = 0; l < isa::kWarpSize; ++l) {
+        const uint32_t on = 0u - uint32_t((exec & kLaneBit[l]) != 0);   // a mask, not a branch: vectorises
+        d[l] = (t[l] & on) | (d[l] & ~on);
+    }
 }
-using ValueLanesFn = void (*)(const uint32_t*, const uint32_t*, const uint32_t*, uint32_t*, LaneMask);
-constexpr ValueLanesFn kValueLanes[] = {
-#define OP(e, m, pipe, lat, sig, space, acc, bytes, doc) &value_lanes<Op::e>,
-#include "isa/opcodes.def"
-#undef OP
-};
+
+// The Kind::Value opcode O over the exec lanes. All 32 lanes are computed
+// into t (branch-free loops vectorise); the rare inputs that need a slower
+// exact path (ffma on a rounding boundary, sin/cos of large arguments) are
+// redone lane by lane. Results equal sem::lane_value<O> in every lane.
+template <Op O>
+void value_op(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d, LaneMask exec) {
+    Lanes t;
+    if constexpr (O == Op::Ffma) {
+        uint32_t hard = 0;
+        for (uint32_t l = 0; l < isa::kWarpSize; ++l) {
+            const double s = sem::ffma_double(sem::f32(a[l]), sem::f32(b[l]), sem::f32(c[l]));
+            const float f = float(s);
+            t[l] = sem::bits(f);
+            hard |= sem::ffma_exact_needed(s, f);
+        }
+        if (hard) {
+            for (uint32_t l = 0; l < isa::kWarpSize; ++l) {
+                const float x = sem::f32(a[l]), y = sem::f32(b[l]), z = sem::f32(c[l]);
+                const double s = sem::ffma_double(x, y, z);
+                if (sem::ffma_exact_needed(s, float(s))) t[l] = sem::bits(sem::ffma_exact(x, y, z));
+            }
+        }
+    } else if constexpr (O == Op::Sin || O == Op::Cos) {
+        constexpr bool cosine = O == Op::Cos;
+        uint32_t large = 0;
+        for (uint32_t l = 0; l < isa::kWarpSize; ++l) {
+            const float x = sem::f32(a[l]);
+            t[l] = sem::bits(sem::trig_quick(x, cosine));
+            large |= !sem::trig_is_quick(x);
+        }
+        if (large) {
+            for (uint32_t l = 0; l < isa::kWarpSize; ++l) {
+                const float x = sem::f32(a[l]);
+                if (!sem::trig_is_quick(x)) t[l] = sem::bits(sem::trig_large(x, cosine));
+            }
+        }
+    } else {
+        for (uint32_t l = 0; l < isa::kWarpSize; ++l) t[l] = sem::lane_value<O>(a[l], b[l], c[l]);
+    }
+    commit(t.data(), d, exec);
+}
+
+// The mask of lanes where a CMP b holds (all 32 lanes).
+template <Op O, isa::Cmp C>
+LaneMask compare_op(const uint32_t* a, const uint32_t* b) {
+    LaneMask r = 0;
+    for (uint32_t l = 0; l < isa::kWarpSize; ++l) r |= kLaneBit[l] & (0u - uint32_t(sem::compare(O, C, a[l], b[l])));
+    return r;
+}
+
+template <Op O>
+LaneMask compare_cmp(isa::Cmp cmp, const uint32_t* a, const uint32_t* b) {
+    using C = isa::Cmp;
+    switch (cmp) {
+    case C::Lt: return compare_op<O, C::Lt>(a, b);
+    case C::Le: return compare_op<O, C::Le>(a, b);
+    case C::Gt: return compare_op<O, C::Gt>(a, b);
+    case C::Ge: return compare_op<O, C::Ge>(a, b);
+    case C::Eq: return compare_op<O, C::Eq>(a, b);
+    case C::Ne: return compare_op<O, C::Ne>(a, b);
+    default: return 0;
+    }
+}
+
+LaneMask compare_lanes(Op op, isa::Cmp cmp, const uint32_t* a, const uint32_t* b) {
+    if (op == Op::Isetp) return compare_cmp<Op::Isetp>(cmp, a, b);
+    if (op == Op::Usetp) return compare_cmp<Op::Usetp>(cmp, a, b);
+    return compare_cmp<Op::Fsetp>(cmp, a, b);
+}
 
 }  // namespace
 
@@ -83,7 +163,89 @@ bool Block::done() const {
 Executor::Executor(const isa::Program& program, GlobalMemory& memory, ExecLimits limits)
     : program_(program), memory_(memory), limits_(limits), reconv_(program),
       num_regs_(sem::registers_needed(program)), ntid_(launch_ntid(program.launch)),
-      nctaid_(launch_nctaid(program.launch)) {}
+      nctaid_(launch_nctaid(program.launch)) {
+    decode();
+}
+
+// Value operand i of `in` (0 when absent).
+Executor::Src Executor::decode_src(const isa::Instruction& in, uint32_t i) {
+    auto constant = [&](uint32_t v) {
+        Lanes l;
+        l.fill(v);
+        consts_.push_back(l);
+        return Src{SrcKind::Const, uint32_t(consts_.size() - 1)};
+    };
+    if (i >= in.nops) return constant(0);
+    const Operand& o = in.ops[i];
+    switch (o.kind) {
+    case OperandKind::Reg: return Src{SrcKind::Reg, o.value * isa::kWarpSize};
+    case OperandKind::Imm: return constant(o.value);
+    case OperandKind::Uniform: return constant(program_.uniforms[o.value].bits);
+    case OperandKind::Special: break;
+    default: return constant(0);
+    }
+    using S = isa::Special;
+    switch (S(o.value)) {
+    case S::LaneId: return Src{SrcKind::LaneId, 0};
+    case S::TidX: case S::TidY: case S::TidZ: case S::PixelX: case S::PixelY:
+        return Src{SrcKind::WarpArray, o.value};
+    case S::NtidX: return constant(ntid_.x);
+    case S::NtidY: return constant(ntid_.y);
+    case S::NtidZ: return constant(ntid_.z);
+    case S::NctaidX: return constant(nctaid_.x);
+    case S::NctaidY: return constant(nctaid_.y);
+    case S::NctaidZ: return constant(nctaid_.z);
+    default: return Src{SrcKind::Fill, o.value};   // %warpid, %ctaid.*
+    }
+}
+
+void Executor::decode() {
+    const std::vector<isa::Instruction>& code = program_.code;
+    decoded_.resize(code.size());
+    for (uint32_t pc = 0; pc < code.size(); ++pc) {
+        const isa::Instruction& in = code[pc];
+        Decoded& d = decoded_[pc];
+        d.kind = uint8_t(sem::kind_of(in.op));
+        d.op = in.op;
+        d.cmp = in.cmp;
+        if (in.guard >= 0) {
+            d.guard = uint8_t(in.guard);
+            d.guard_xor = in.guard_negate ? kAllLanes : 0;
+        }
+        const sem::Kind kind = sem::kind_of(in.op);
+        const bool writes_pred = kind == sem::Kind::Compare || kind == sem::Kind::PredLogic ||
+                                 in.op == Op::VoteAny || in.op == Op::VoteAll;
+        if (in.nops > 0 && (in.ops[0].kind == OperandKind::Reg || in.ops[0].kind == OperandKind::Pred))
+            d.dst = writes_pred ? in.ops[0].value : in.ops[0].value * isa::kWarpSize;
+        if (kind == sem::Kind::Value || kind == sem::Kind::Select || kind == sem::Kind::Compare ||
+            kind == sem::Kind::Shuffle) {
+            for (uint32_t i = 0; i < 3; ++i) d.src[i] = decode_src(in, i + 1);
+        }
+        // Predicate sources: sel's q is operand 3; p-logic and vote read operands 1 (and 2).
+        const uint32_t first_q = kind == sem::Kind::Select ? 3 : 1;
+        for (uint32_t i = 0; i < 2 && first_q + i < in.nops; ++i) {
+            const Operand& o = in.ops[first_q + i];
+            if (o.kind != OperandKind::Pred) continue;
+            d.q[i] = uint8_t(o.value);
+            d.q_xor[i] = o.negate ? kAllLanes : 0;
+        }
+        switch (kind) {
+        case sem::Kind::Branch:
+            d.target = in.ops[0].value;
+            d.rpc = reconv_.reconvergence_pc(pc);
+            break;
+        case sem::Kind::Ret:
+            d.target = reconv_.exit_pc(reconv_.function_of(pc));
+            d.rpc = reconv_.reconvergence_pc(pc);
+            break;
+        case sem::Kind::Call:
+            d.target = in.ops[0].value;
+            d.rpc = d.target < reconv_.entry_of.size() ? reconv_.exit_pc(reconv_.function_at(d.target)) : kNoRpc;
+            break;
+        default: break;
+        }
+    }
+}
 
 std::unique_ptr<Block> Executor::make_block(uint64_t block_index) const {
     const isa::LaunchDecl& launch = program_.launch;
@@ -148,7 +310,32 @@ void Executor::settle(Warp& w) const {
     }
 }
 
-// The 32 lane values of a value operand: the register itself or `tmp` filled.
+// The 32 lane values of a decoded value operand: a register, a constant, or `tmp` filled.
+inline const uint32_t* Executor::lanes(const Block& b, const Warp& w, const Src& s, Lanes& tmp) const {
+    if (s.kind == SrcKind::Reg) return w.regs.data() + s.index;
+    if (s.kind == SrcKind::Const) return consts_[s.index].data();
+    return special_lanes(b, w, s, tmp);
+}
+
+const uint32_t* Executor::special_lanes(const Block& b, const Warp& w, const Src& s, Lanes& tmp) const {
+    using S = isa::Special;
+    if (s.kind == SrcKind::LaneId) return kLaneId.data();
+    switch (S(s.index)) {
+    case S::TidX: return w.tid_x.data();
+    case S::TidY: return w.tid_y.data();
+    case S::TidZ: return w.tid_z.data();
+    case S::PixelX: return w.pixel_x.data();
+    case S::PixelY: return w.pixel_y.data();
+    case S::WarpId: tmp.fill(w.warp_in_block); break;
+    case S::CtaidX: tmp.fill(b.ctaid.x); break;
+    case S::CtaidY: tmp.fill(b.ctaid.y); break;
+    case S::CtaidZ: tmp.fill(b.ctaid.z); break;
+    default: tmp.fill(0); break;   // (decoded as constants)
+    }
+    return tmp.data();
+}
+
+// The 32 lane values of an undecoded value operand (memory, texture, fp64 work).
 const uint32_t* Executor::lanes(const Block& b, const Warp& w, const Operand& o, Lanes& tmp) const {
     switch (o.kind) {
     case OperandKind::Reg: return &w.regs[size_t(o.value) * isa::kWarpSize];
@@ -158,145 +345,152 @@ const uint32_t* Executor::lanes(const Block& b, const Warp& w, const Operand& o,
     default: tmp.fill(0); return tmp.data();
     }
     using S = isa::Special;
-    switch (isa::Special(o.value)) {
-    case S::LaneId: for (uint32_t l = 0; l < 32; ++l) tmp[l] = l; break;
-    case S::WarpId: tmp.fill(w.warp_in_block); break;
-    case S::TidX: tmp = w.tid_x; break;
-    case S::TidY: tmp = w.tid_y; break;
-    case S::TidZ: tmp = w.tid_z; break;
-    case S::CtaidX: tmp.fill(b.ctaid.x); break;
-    case S::CtaidY: tmp.fill(b.ctaid.y); break;
-    case S::CtaidZ: tmp.fill(b.ctaid.z); break;
+    switch (S(o.value)) {
+    case S::LaneId: return kLaneId.data();
     case S::NtidX: tmp.fill(ntid_.x); break;
     case S::NtidY: tmp.fill(ntid_.y); break;
     case S::NtidZ: tmp.fill(ntid_.z); break;
     case S::NctaidX: tmp.fill(nctaid_.x); break;
     case S::NctaidY: tmp.fill(nctaid_.y); break;
     case S::NctaidZ: tmp.fill(nctaid_.z); break;
-    case S::PixelX: tmp = w.pixel_x; break;
-    case S::PixelY: tmp = w.pixel_y; break;
+    default: return special_lanes(b, w, Src{SrcKind::Fill, o.value}, tmp);
     }
     return tmp.data();
 }
 
+void Executor::budget_exhausted(uint32_t pc) const {
+    throw Error(program_.code[pc].loc, "instruction budget of " + std::to_string(limits_.max_warp_instructions) +
+                                           " warp instructions exhausted (infinite loop?)");
+}
+
+void Executor::divergent_barrier(const Warp& w, uint32_t pc, LaneMask exec) const {
+    throw Error(program_.code[pc].loc, "barrier in divergent code: bar reached by lanes " + sem::hex(exec) +
+                                           " of the live lanes " + sem::hex(w.live) + " (warp " +
+                                           std::to_string(w.warp_in_block) + " of block " +
+                                           std::to_string(w.block) + ")");
+}
+
 void Executor::step(Block& block, Warp& warp, DynInst& out) {
     assert(!warp.done() && !warp.at_barrier);
-    const uint32_t pc = warp.next_pc();
-    const isa::Instruction& in = program_.code[pc];
-    if (executed_ >= limits_.max_warp_instructions) {
-        throw Error(in.loc, "instruction budget of " + std::to_string(limits_.max_warp_instructions) +
-                                " warp instructions exhausted (infinite loop?)");
-    }
+    const uint32_t pc = warp.stack.back().pc;
+    if (executed_ >= limits_.max_warp_instructions) budget_exhausted(pc);
     ++executed_;
-    const LaneMask active = warp.active();
-    const LaneMask exec = active & guard_mask(warp, in);
+    const Decoded& d = decoded_[pc];
+    const LaneMask active = warp.stack.back().mask;
+    const LaneMask exec = active & pred_mask(warp, d.guard, d.guard_xor);
     out.pc = pc;
     out.active = active;
     out.exec = exec;
     out.diverged = out.barrier = out.warp_exited = false;
-    switch (sem::kind_of(in.op)) {
-    case sem::Kind::Branch: branch(warp, pc, in.ops[0].value, exec, out); break;
-    case sem::Kind::Ret: branch(warp, pc, reconv_.exit_pc(reconv_.function_of(pc)), exec, out); break;
-    case sem::Kind::Call: call(warp, pc, in.ops[0].value, exec); break;
+    switch (sem::Kind(d.kind)) {
+    case sem::Kind::Value:
+        value_lanes(block, warp, d, exec);
+        warp.stack.back().pc = pc + 1;
+        break;
+    case sem::Kind::Branch:
+    case sem::Kind::Ret: branch(warp, d, pc, exec, out); break;
+    case sem::Kind::Call:
+        warp.stack.back().pc = pc + 1;
+        if (exec != 0) warp.stack.push_back(SimtEntry{d.target, d.rpc, exec});
+        break;
     case sem::Kind::Exit:
         warp.stack.back().pc = pc + 1;
         exit_lanes(warp, exec);
         break;
     case sem::Kind::Barrier:
-        if (exec != warp.live) {
-            throw Error(in.loc, "barrier in divergent code: bar reached by lanes " + sem::hex(exec) +
-                                    " of the live lanes " + sem::hex(warp.live) + " (warp " +
-                                    std::to_string(warp.warp_in_block) + " of block " +
-                                    std::to_string(warp.block) + ")");
-        }
+        if (exec != warp.live) divergent_barrier(warp, pc, exec);
         warp.at_barrier = true;
         out.barrier = true;
         warp.stack.back().pc = pc + 1;
         break;
     default:
-        execute_lanes(block, warp, in, exec, out);
+        execute_lanes(block, warp, d, pc, exec, out);
         warp.stack.back().pc = pc + 1;
         break;
     }
-    settle(warp);
+    // settle(), unless the top entry plainly has more to do (the common case).
+    const SimtEntry& top = warp.stack.back();
+    if (top.mask == 0 || top.pc == top.rpc || top.pc >= reconv_.kernel_exit_pc()) settle(warp);
     out.warp_exited = warp.done();
 }
 
 // bra (and ret, whose target is the function's exit): the executing lanes go
-// to `target`, the other active lanes to pc + 1.
-void Executor::branch(Warp& w, uint32_t pc, uint32_t target, LaneMask exec, DynInst& out) const {
+// to the target, the other active lanes to pc + 1.
+void Executor::branch(Warp& w, const Decoded& d, uint32_t pc, LaneMask exec, DynInst& out) const {
     const LaneMask not_taken = w.active() & ~exec;
-    if (not_taken == 0) { w.stack.back().pc = target; return; }
+    if (not_taken == 0) { w.stack.back().pc = d.target; return; }
     if (exec == 0) { w.stack.back().pc = pc + 1; return; }
-    const uint32_t rpc = reconv_.reconvergence_pc(pc);
-    assert(rpc != kNoReconv);
-    w.stack.back().pc = rpc;
-    w.stack.push_back(SimtEntry{pc + 1, rpc, not_taken});
-    w.stack.push_back(SimtEntry{target, rpc, exec});
+    assert(d.rpc != kNoReconv);
+    w.stack.back().pc = d.rpc;
+    w.stack.push_back(SimtEntry{pc + 1, d.rpc, not_taken});
+    w.stack.push_back(SimtEntry{d.target, d.rpc, exec});
     out.diverged = true;
 }
 
-void Executor::call(Warp& w, uint32_t pc, uint32_t target, LaneMask exec) const {
-    w.stack.back().pc = pc + 1;
+void Executor::value_lanes(Block& b, Warp& w, const Decoded& d, LaneMask exec) {
     if (exec == 0) return;
-    w.stack.push_back(SimtEntry{target, reconv_.exit_pc(reconv_.function_at(target)), exec});
+    Lanes t0, t1, t2;
+    const uint32_t* a = lanes(b, w, d.src[0], t0);
+    const uint32_t* x = lanes(b, w, d.src[1], t1);
+    const uint32_t* c = lanes(b, w, d.src[2], t2);
+    uint32_t* dst = w.regs.data() + d.dst;
+    switch (d.op) {
+#define OP(e, m, pipe, lat, sig, space, acc, bytes, doc)                  \
+    case Op::e:                                                           \
+        if constexpr (sem::kind_of(Op::e) == sem::Kind::Value) value_op<Op::e>(a, x, c, dst, exec); \
+        break;
+#include "isa/opcodes.def"
+#undef OP
+    }
 }
 
-void Executor::execute_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out) {
-    Lanes t0{}, t1{}, t2{};
-    const auto& ops = in.ops;
-    switch (sem::kind_of(in.op)) {
-    case sem::Kind::Value: {
-        const uint32_t* a = in.nops > 1 ? lanes(b, w, ops[1], t0) : t0.data();
-        const uint32_t* x = in.nops > 2 ? lanes(b, w, ops[2], t1) : t1.data();
-        const uint32_t* c = in.nops > 3 ? lanes(b, w, ops[3], t2) : t2.data();
-        kValueLanes[size_t(in.op)](a, x, c, &w.reg(ops[0].value, 0), exec);
-        break;
-    }
+void Executor::execute_lanes(Block& b, Warp& w, const Decoded& d, uint32_t pc, LaneMask exec, DynInst& out) {
+    const isa::Instruction& in = program_.code[pc];
+    Lanes t0, t1;
+    switch (sem::Kind(d.kind)) {
     case sem::Kind::Select: {
-        const uint32_t* a = lanes(b, w, ops[1], t0);
-        const uint32_t* x = lanes(b, w, ops[2], t1);
-        const LaneMask q = pred_mask(w, ops[3]);
-        uint32_t* d = &w.reg(ops[0].value, 0);
-        for (uint32_t l = 0; l < 32; ++l)
-            if (lane_on(exec, l)) d[l] = lane_on(q, l) ? a[l] : x[l];
+        if (exec == 0) break;
+        const uint32_t* a = lanes(b, w, d.src[0], t0);
+        const uint32_t* x = lanes(b, w, d.src[1], t1);
+        const LaneMask q = pred_mask(w, d.q[0], d.q_xor[0]);
+        Lanes t;
+        for (uint32_t l = 0; l < isa::kWarpSize; ++l) t[l] = (q & kLaneBit[l]) ? a[l] : x[l];
+        commit(t.data(), w.regs.data() + d.dst, exec);
         break;
     }
     case sem::Kind::Compare: {
-        const uint32_t* a = lanes(b, w, ops[1], t0);
-        const uint32_t* x = lanes(b, w, ops[2], t1);
-        LaneMask r = 0;
-        for (uint32_t l = 0; l < 32; ++l)
-            if (lane_on(exec, l) && sem::compare(in.op, in.cmp, a[l], x[l])) r |= 1u << l;
-        set_pred(w, ops[0].value, r, exec);
+        if (exec == 0) break;
+        const uint32_t* a = lanes(b, w, d.src[0], t0);
+        const uint32_t* x = lanes(b, w, d.src[1], t1);
+        set_pred(w, d.dst, compare_lanes(d.op, d.cmp, a, x), exec);
         break;
     }
     case sem::Kind::PredLogic: {
-        const LaneMask q1 = pred_mask(w, ops[1]);
-        const LaneMask q2 = in.nops > 2 ? pred_mask(w, ops[2]) : 0;
-        set_pred(w, ops[0].value, sem::pred_logic(in.op, q1, q2), exec);
+        const LaneMask q1 = pred_mask(w, d.q[0], d.q_xor[0]);
+        const LaneMask q2 = in.nops > 2 ? pred_mask(w, d.q[1], d.q_xor[1]) : 0;
+        set_pred(w, d.dst, sem::pred_logic(d.op, q1, q2), exec);
         break;
     }
     case sem::Kind::Vote: {
-        const LaneMask v = sem::vote(in.op, exec, pred_mask(w, ops[1]));
-        if (in.op == Op::VoteBallot) {
-            uint32_t* d = &w.reg(ops[0].value, 0);
+        const LaneMask v = sem::vote(d.op, exec, pred_mask(w, d.q[0], d.q_xor[0]));
+        if (d.op == Op::VoteBallot) {
+            uint32_t* r = w.regs.data() + d.dst;
             for (uint32_t l = 0; l < 32; ++l)
-                if (lane_on(exec, l)) d[l] = v;
+                if (lane_on(exec, l)) r[l] = v;
         } else {
-            set_pred(w, ops[0].value, v ? ~LaneMask(0) : 0, exec);
+            set_pred(w, d.dst, v ? kAllLanes : 0, exec);
         }
         break;
     }
     case sem::Kind::Shuffle: {
-        const uint32_t* a = lanes(b, w, ops[1], t0);
+        const uint32_t* a = lanes(b, w, d.src[0], t0);
         if (a != t0.data()) std::memcpy(t0.data(), a, sizeof t0);   // snapshot: d may be a
-        const uint32_t* x = lanes(b, w, ops[2], t1);
-        uint32_t* d = &w.reg(ops[0].value, 0);
+        const uint32_t* x = lanes(b, w, d.src[1], t1);
+        uint32_t* r = w.regs.data() + d.dst;
         for (uint32_t l = 0; l < 32; ++l) {
             if (!lane_on(exec, l)) continue;
-            const int src = sem::shuffle_source(in.op, l, x[l]);
-            d[l] = (src >= 0 && lane_on(exec, uint32_t(src))) ? t0[size_t(src)] : t0[l];
+            const int src = sem::shuffle_source(d.op, l, x[l]);
+            r[l] = (src >= 0 && lane_on(exec, uint32_t(src))) ? t0[size_t(src)] : t0[l];
         }
         break;
     }

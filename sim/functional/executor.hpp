@@ -123,15 +123,49 @@ private:
     using Lanes = std::array<uint32_t, isa::kWarpSize>;
     struct Window;
 
+    // Where a value operand's 32 lanes come from, resolved once per pc.
+    enum class SrcKind : uint8_t {
+        Reg,        // index: r * 32, into Warp::regs
+        Const,      // index: into consts_ (immediates, uniforms, launch-wide specials, absent operands)
+        LaneId,     // %laneid
+        WarpArray,  // index: which per-lane array of the Warp (isa::Special TidX.. or PixelX/Y)
+        Fill,       // index: an isa::Special that is one value per warp or block (%warpid, %ctaid.*)
+    };
+    struct Src {
+        SrcKind kind = SrcKind::Const;
+        uint32_t index = 0;
+    };
+    // One instruction, decoded at construction: step() reads only this (and
+    // the isa::Instruction for memory, texture and fp64 work and for errors).
+    struct Decoded {
+        uint8_t kind = 0;          // sem::Kind
+        isa::Op op = isa::Op::Nop;
+        isa::Cmp cmp = isa::Cmp::None;
+        uint8_t guard = isa::kPredTrue;  // predicate guarding it (kPredTrue: none)
+        LaneMask guard_xor = 0;          // ~0 for @!p
+        uint32_t dst = 0;          // destination register * 32, or predicate index
+        Src src[3];                // value operands a, b, c
+        uint8_t q[2] = {isa::kPredTrue, isa::kPredTrue};  // predicate sources (sel, p-logic, vote)
+        LaneMask q_xor[2] = {0, 0};
+        uint32_t target = 0;       // bra/call: target pc; ret: the function's exit pc
+        uint32_t rpc = 0;          // bra/ret: reconvergence pc; call: the callee's exit pc
+    };
+
+    void decode();
+    Src decode_src(const isa::Instruction& in, uint32_t i);
     void settle(Warp& w) const;
     void exit_lanes(Warp& w, LaneMask lanes) const;
-    void branch(Warp& w, uint32_t pc, uint32_t target, LaneMask exec, DynInst& out) const;
-    void call(Warp& w, uint32_t pc, uint32_t target, LaneMask exec) const;
+    void branch(Warp& w, const Decoded& d, uint32_t pc, LaneMask exec, DynInst& out) const;
+    const uint32_t* lanes(const Block& b, const Warp& w, const Src& s, Lanes& tmp) const;
+    const uint32_t* special_lanes(const Block& b, const Warp& w, const Src& s, Lanes& tmp) const;
     const uint32_t* lanes(const Block& b, const Warp& w, const isa::Operand& o, Lanes& tmp) const;
-    void execute_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
+    void execute_lanes(Block& b, Warp& w, const Decoded& d, uint32_t pc, LaneMask exec, DynInst& out);
+    void value_lanes(Block& b, Warp& w, const Decoded& d, LaneMask exec);
     void fp64_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec);
     void memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
     void tex_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
+    [[noreturn]] void budget_exhausted(uint32_t pc) const;
+    [[noreturn]] void divergent_barrier(const Warp& w, uint32_t pc, LaneMask exec) const;
     Window window(Block& b, isa::Space space, int buffer);
     sem::Region region(isa::Space space, int buffer) const;
 
@@ -142,6 +176,17 @@ private:
     uint32_t num_regs_ = 0;
     isa::Dim3 ntid_, nctaid_;
     uint64_t executed_ = 0;
+    std::vector<Decoded> decoded_;   // per pc
+    std::vector<Lanes> consts_;      // broadcast operand values (Src::index)
 };
+
+// The number of lanes in a mask (a portable bit count: no popcnt instruction
+// is assumed, and no libgcc call is made).
+constexpr uint32_t lane_count(LaneMask m) {
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0fu;
+    return (m * 0x01010101u) >> 24;
+}
 
 }  // namespace simt::func

@@ -3,8 +3,6 @@
 
 #include "sim/functional/fragment.hpp"
 
-#include <bit>
-
 namespace simt::func {
 namespace {
 
@@ -17,10 +15,10 @@ bool round(Executor& ex, Block& block, FunctionalResult& r, DynInst& di, const W
         ex.step(block, w, di);
         progress = true;
         ++r.warp_instructions;
-        r.thread_instructions += uint32_t(std::popcount(di.exec));
+        r.thread_instructions += lane_count(di.exec);
         ++r.pc_warp_instructions[di.pc];
-        r.pc_thread_instructions[di.pc] += uint32_t(std::popcount(di.exec));
-        r.pc_active_lanes[di.pc] += uint32_t(std::popcount(di.active));
+        r.pc_thread_instructions[di.pc] += lane_count(di.exec);
+        r.pc_active_lanes[di.pc] += lane_count(di.active);
         r.divergent_branches += di.diverged;
         if (observer) (*observer)(w, di);
     }

@@ -8,15 +8,22 @@
 //
 // Floating point: fp32 arithmetic is IEEE single precision with round to
 // nearest even (the build keeps -ffp-contract=off by using ISO C++20, so no
-// implicit fusion); ffma/dfma use std::fma. The SFU functions use the host
-// libm on float (std::sin(float) etc.): deterministic for one libm, but not
-// bit-identical to a GPU's MUFU approximations. fabs/fneg act on the sign bit.
+// implicit fusion). ffma, fmin, fmax and the SFU functions sin, cos, ex2, lg2
+// are our own (fpmath.hpp: correctly rounded ffma; sin/cos within 2^-22.8
+// absolute for every argument, ex2/lg2 within 2^-22 relative), so results are
+// the same bits on every host and libm; rcp, rsqrt, sqrt are IEEE division and
+// square root. fadd, fsub, fmul and ffma give the canonical NaN 0x7fffffff for
+// any NaN result. dfma uses std::fma on double. fabs/fneg act on the sign bit.
 // fp64 values live in a register pair rN:rN+1: low word in rN, high in rN+1.
+//
+// Each Value opcode's lane function is lane_value<Op>() (branch-light, so the
+// executor's 32-lane loops vectorise); value() dispatches on a runtime Op.
 //
 // Left out: denormal flushing, fp16, rounding-mode suffixes.
 #pragma once
 
 #include "isa/isa.hpp"
+#include "sim/functional/fpmath.hpp"
 
 #include <bit>
 #include <cmath>
@@ -71,10 +78,6 @@ constexpr bool is_collective(Op op) {
     return kind_of(op) == Kind::Vote || kind_of(op) == Kind::Shuffle;
 }
 
-inline float f32(uint32_t b) { return std::bit_cast<float>(b); }
-inline uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
-inline double f64(uint64_t b) { return std::bit_cast<double>(b); }
-inline uint64_t bits(double d) { return std::bit_cast<uint64_t>(d); }
 inline uint64_t pair(uint32_t lo, uint32_t hi) { return uint64_t(hi) << 32 | lo; }
 
 // ---- integer division (defined for every input, see opcodes.def)
@@ -109,50 +112,60 @@ inline uint32_t f2u(float x) {
 inline uint32_t smin(uint32_t a, uint32_t b) { return int32_t(a) < int32_t(b) ? a : b; }
 inline uint32_t smax(uint32_t a, uint32_t b) { return int32_t(a) > int32_t(b) ? a : b; }
 
+// d = f(a, b, c) for the Kind::Value opcode O (0 for any other opcode).
+template <Op O>
+inline uint32_t lane_value(uint32_t a, uint32_t b, uint32_t c) {
+    if constexpr (O == Op::Mov) return a;
+    else if constexpr (O == Op::Iadd) return a + b;
+    else if constexpr (O == Op::Isub) return a - b;
+    else if constexpr (O == Op::Shl) return a << (b & 31);
+    else if constexpr (O == Op::Shr) return a >> (b & 31);
+    else if constexpr (O == Op::Sar) return uint32_t(int32_t(a) >> (b & 31));
+    else if constexpr (O == Op::And) return a & b;
+    else if constexpr (O == Op::Or) return a | b;
+    else if constexpr (O == Op::Xor) return a ^ b;
+    else if constexpr (O == Op::Not) return ~a;
+    else if constexpr (O == Op::Imin) return smin(a, b);
+    else if constexpr (O == Op::Imax) return smax(a, b);
+    else if constexpr (O == Op::Umin) return a < b ? a : b;
+    else if constexpr (O == Op::Umax) return a > b ? a : b;
+    else if constexpr (O == Op::Idiv) return idiv(a, b);
+    else if constexpr (O == Op::Irem) return irem(a, b);
+    else if constexpr (O == Op::Udiv) return udiv(a, b);
+    else if constexpr (O == Op::Urem) return urem(a, b);
+    else if constexpr (O == Op::Fadd) return bits(canonical(f32(a) + f32(b)));
+    else if constexpr (O == Op::Fsub) return bits(canonical(f32(a) - f32(b)));
+    else if constexpr (O == Op::Fmul) return bits(canonical(f32(a) * f32(b)));
+    else if constexpr (O == Op::Ffma) return bits(ffma(f32(a), f32(b), f32(c)));
+    else if constexpr (O == Op::Fmin) return bits(fmin(f32(a), f32(b)));
+    else if constexpr (O == Op::Fmax) return bits(fmax(f32(a), f32(b)));
+    else if constexpr (O == Op::Fabs) return a & 0x7fffffffu;
+    else if constexpr (O == Op::Fneg) return a ^ 0x80000000u;
+    else if constexpr (O == Op::Imul) return a * b;
+    else if constexpr (O == Op::Imad) return a * b + c;
+    else if constexpr (O == Op::Sin) return bits(sin(f32(a)));
+    else if constexpr (O == Op::Cos) return bits(cos(f32(a)));
+    else if constexpr (O == Op::Ex2) return bits(ex2(f32(a)));
+    else if constexpr (O == Op::Lg2) return bits(lg2(f32(a)));
+    else if constexpr (O == Op::Rsqrt) return bits(1.0f / std::sqrt(f32(a)));
+    else if constexpr (O == Op::Rcp) return bits(1.0f / f32(a));
+    else if constexpr (O == Op::Sqrt) return bits(std::sqrt(f32(a)));
+    else if constexpr (O == Op::I2f) return bits(float(int32_t(a)));
+    else if constexpr (O == Op::U2f) return bits(float(a));
+    else if constexpr (O == Op::F2i) return f2i(f32(a));
+    else if constexpr (O == Op::F2u) return f2u(f32(a));
+    else return 0;
+}
+
 // d = f(a, b, c) for every Kind::Value opcode.
 inline uint32_t value(Op op, uint32_t a, uint32_t b, uint32_t c) {
     switch (op) {
-    case Op::Mov: return a;
-    case Op::Iadd: return a + b;
-    case Op::Isub: return a - b;
-    case Op::Shl: return a << (b & 31);
-    case Op::Shr: return a >> (b & 31);
-    case Op::Sar: return uint32_t(int32_t(a) >> (b & 31));
-    case Op::And: return a & b;
-    case Op::Or: return a | b;
-    case Op::Xor: return a ^ b;
-    case Op::Not: return ~a;
-    case Op::Imin: return smin(a, b);
-    case Op::Imax: return smax(a, b);
-    case Op::Umin: return a < b ? a : b;
-    case Op::Umax: return a > b ? a : b;
-    case Op::Idiv: return idiv(a, b);
-    case Op::Irem: return irem(a, b);
-    case Op::Udiv: return udiv(a, b);
-    case Op::Urem: return urem(a, b);
-    case Op::Fadd: return bits(f32(a) + f32(b));
-    case Op::Fsub: return bits(f32(a) - f32(b));
-    case Op::Fmul: return bits(f32(a) * f32(b));
-    case Op::Ffma: return bits(std::fma(f32(a), f32(b), f32(c)));
-    case Op::Fmin: return bits(std::fmin(f32(a), f32(b)));
-    case Op::Fmax: return bits(std::fmax(f32(a), f32(b)));
-    case Op::Fabs: return a & 0x7fffffffu;
-    case Op::Fneg: return a ^ 0x80000000u;
-    case Op::Imul: return a * b;
-    case Op::Imad: return a * b + c;
-    case Op::Sin: return bits(std::sin(f32(a)));
-    case Op::Cos: return bits(std::cos(f32(a)));
-    case Op::Ex2: return bits(std::exp2(f32(a)));
-    case Op::Lg2: return bits(std::log2(f32(a)));
-    case Op::Rsqrt: return bits(1.0f / std::sqrt(f32(a)));
-    case Op::Rcp: return bits(1.0f / f32(a));
-    case Op::Sqrt: return bits(std::sqrt(f32(a)));
-    case Op::I2f: return bits(float(int32_t(a)));
-    case Op::U2f: return bits(float(a));
-    case Op::F2i: return f2i(f32(a));
-    case Op::F2u: return f2u(f32(a));
-    default: return 0;
+#define OP(e, m, pipe, lat, sig, space, acc, bytes, doc) \
+    case Op::e: return lane_value<Op::e>(a, b, c);
+#include "isa/opcodes.def"
+#undef OP
     }
+    return 0;
 }
 
 template <typename T>
