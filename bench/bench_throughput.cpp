@@ -2,7 +2,10 @@
 // instructions per second of host time, on an ALU-bound and an SFU-bound
 // kernel of > 10 million warp instructions each, on configs/rtx4060.yaml.
 //
-//     bench_throughput [CONFIG.yaml] [--no-skip]
+//     bench_throughput [CONFIG.yaml] [--no-skip] [--only alu|sfu] [--iterations N]
+//
+// --only and --iterations (default 700) make short runs for profiling
+// (e.g. under valgrind --tool=callgrind); the bar is measured with the defaults.
 //
 // Each kernel is a loop of 8 independent FFMAs (or SFU sines) plus the loop
 // counter, run by 192 blocks of 256 threads (all SMs full). Host time covers
@@ -13,8 +16,10 @@
 #include "sim/functional/memory.hpp"
 #include "sim/timing/gpu.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -51,8 +56,12 @@ void bench(const simt::GpuConfig& config, const char* name, const char* op, int 
 int main(int argc, char** argv) {
     std::string config_path = "configs/rtx4060.yaml";  // run from the repository root, or pass a path
     bool skip = true;
+    std::string only;
+    int iterations = 700;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--no-skip") == 0) skip = false;
+        else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+        else if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) iterations = std::max(1, std::atoi(argv[++i]));
         else config_path = argv[i];
     }
     try {
@@ -60,8 +69,8 @@ int main(int argc, char** argv) {
         std::printf("config: %s (%s), event skipping %s\n", config.name.c_str(), config_path.c_str(),
                     skip ? "on" : "off");
         // 1536 warps x 11 instructions per iteration: 700 iterations = 11.8 M warp instructions.
-        bench(config, "alu_bound", "ffma", 700, skip);
-        bench(config, "sfu_bound", "sin", 700, skip);
+        if (only.empty() || only == "alu") bench(config, "alu_bound", "ffma", iterations, skip);
+        if (only.empty() || only == "sfu") bench(config, "sfu_bound", "sin", iterations, skip);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_throughput: %s\n", e.what());
         return 1;

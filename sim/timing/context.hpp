@@ -13,11 +13,42 @@
 #include "sim/timing/observer.hpp"
 #include "sim/timing/occupancy.hpp"
 #include "sim/timing/pipes.hpp"
+#include "sim/timing/regfile.hpp"
 #include "sim/timing/stats.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace simt::timing {
+
+// What issuing one instruction costs, from its decode and the config (fixed for the run).
+struct IssueCost {
+    uint32_t slots = 1;    // scheduler issue slots (an emulated division: int_div_instructions)
+    uint32_t busy = 1;     // cycles its pipe is occupied
+    uint32_t latency = 1;  // its result is ready `latency` cycles after issue (not memory accesses)
+};
+
+inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, const PipeSpecs& pipes,
+                                          const GpuConfig::Pipes& cfg) {
+    std::vector<IssueCost> v;
+    v.reserve(code.size());
+    for (const DecodedInst& d : code) {
+        const PipeSpec& pipe = pipes[int(d.pipe)];
+        IssueCost c;
+        c.busy = std::max(pipe.interval, 1u);
+        switch (d.lat) {
+            case isa::Lat::Fixed: case isa::Lat::Mio: c.latency = pipe.latency; break;
+            case isa::Lat::Emul:
+                c.slots = std::max(cfg.int_div_instructions, 1u);
+                c.busy = std::max(c.busy, c.slots);
+                c.latency = cfg.int_div_latency;
+                break;
+            case isa::Lat::L1tex: case isa::Lat::Ctrl: break;
+        }
+        v.push_back(c);
+    }
+    return v;
+}
 
 struct Context {
     Context(const GpuConfig& config, const isa::Program& program, func::GlobalMemory& memory,
@@ -26,12 +57,14 @@ struct Context {
           prog(program),
           code(decode_program(program)),
           pipes(pipe_specs(config.pipes)),
+          cost(issue_costs(code, pipes, config.pipes)),
           footprint(block_footprint(config, program)),
           exec(program, memory, limits(config)),
           stats(stats),
           observer(observer),
           log(stats, observer),
-          l2(config, stats.memory) {}
+          l2(config, stats.memory),
+          banks(code, config.regfile) {}
 
     static func::ExecLimits limits(const GpuConfig& c) {
         func::ExecLimits l;
@@ -44,6 +77,7 @@ struct Context {
     const isa::Program& prog;
     const std::vector<DecodedInst> code;
     const PipeSpecs pipes;
+    const std::vector<IssueCost> cost;  // per pc
     const BlockFootprint footprint;
 
     // ---- shared units and counters
@@ -52,6 +86,7 @@ struct Context {
     Observer* observer;
     StateLog log;
     L2 l2;
+    BankModel banks;                 // register-bank cost per (previous pc, pc)
 
     // ---- GPU-wide events raised by SMs
     uint64_t done_blocks = 0;

@@ -76,10 +76,19 @@ std::vector<DecodedInst> decode_program(const isa::Program& program) {
         d.produces = oi.lat == isa::Lat::Mio ? StallReason::ShortScoreboard
                    : oi.lat == isa::Lat::L1tex ? StallReason::LongScoreboard
                    : StallReason::Wait;
-        for (int i = 0; i < in.regs.nsrc && d.ncheck < d.check.size(); ++i) d.check[d.ncheck++] = in.regs.src[i];
-        for (int i = 0; i < in.regs.ndst && d.ncheck < d.check.size(); ++i) d.check[d.ncheck++] = in.regs.dst[i];
-        for (int i = 0; i < in.regs.ndst && i < 4; ++i) d.dst[d.ndst++] = in.regs.dst[i];
+        // Each register once (a register both read and written is checked once).
+        auto check = [&](uint16_t r) {
+            const uint16_t slot = scoreboard_slot(r);
+            for (int j = 0; j < d.ncheck; ++j)
+                if (d.check[j] == slot) return;
+            if (d.ncheck < d.check.size()) d.check[d.ncheck++] = slot;
+        };
+        for (int i = 0; i < in.regs.nsrc; ++i) check(in.regs.src[i]);
+        for (int i = 0; i < in.regs.ndst; ++i) check(in.regs.dst[i]);
+        for (int i = 0; i < in.regs.ndst && i < 4; ++i) d.dst[d.ndst++] = scoreboard_slot(in.regs.dst[i]);
         collect_reads(in, d);
+        d.reuse_after.fill(kNoReg);
+        for (int i = 0; i < d.nread; ++i) d.reuse_after[d.read_slot[i]] = d.read_reg[i];
         out.push_back(d);
     }
     return out;

@@ -27,7 +27,14 @@ enum class MemKind : uint8_t {
 enum class Unit : uint8_t { Math, Branch, L1tex, Mio };
 
 constexpr uint16_t kNumScoreboardRegs = isa::kPredRegBase + isa::kNumPreds;  // r0..r254, p0..p6
+
+// A register's slot in the scoreboard: the predicates first, then r0, r1, ...
+// so that a program's registers share few cache lines.
+constexpr uint16_t scoreboard_slot(uint16_t reg) {
+    return reg >= isa::kPredRegBase ? uint16_t(reg - isa::kPredRegBase) : uint16_t(reg + isa::kNumPreds);
+}
 constexpr uint32_t kReuseSlots = 16;  // 4 operands x up to 4 registers each
+constexpr uint16_t kNoReg = 0xffff;   // an empty operand slot
 
 struct DecodedInst {
     isa::Op op = isa::Op::Nop;
@@ -38,13 +45,14 @@ struct DecodedInst {
     uint8_t bytes = 0;                          // per lane, memory instructions
     StallReason throttle = StallReason::MathPipeThrottle;  // while its pipe/unit is busy
     StallReason produces = StallReason::Wait;   // what a dependent instruction waits with
-    uint8_t ncheck = 0;                         // scoreboard: sources then destinations
-    std::array<uint16_t, 12> check{};
+    uint8_t ncheck = 0;                         // scoreboard: sources then destinations, each register once
+    std::array<uint16_t, 12> check{};           //   (as scoreboard_slot)
     uint8_t ndst = 0;
-    std::array<uint16_t, 4> dst{};
+    std::array<uint16_t, 4> dst{};              // written registers (as scoreboard_slot)
     uint8_t nread = 0;                          // general-register source reads (bank model)
     std::array<uint16_t, kReuseSlots> read_reg{};
     std::array<uint8_t, kReuseSlots> read_slot{};
+    std::array<uint16_t, kReuseSlots> reuse_after{};  // the reuse cache after it: its reads by slot, kNoReg elsewhere
 };
 
 std::vector<DecodedInst> decode_program(const isa::Program& program);

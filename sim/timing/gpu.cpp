@@ -5,8 +5,9 @@
 //   1. if a block retired in the previous visited cycle (or at start), blocks
 //      are dispatched in launch order to SMs that fit them, round robin from
 //      the SM after the last one that received a block;
-//   2. every SM ticks its sub-partitions (SM 0..n-1, sub-partition 0..k-1),
-//      only those whose next event has come unless event skipping is off;
+//   2. every SM whose next event has come ticks its sub-partitions (SM
+//      0..n-1, sub-partition 0..k-1), only those whose next event has come,
+//      unless event skipping is off (then every SM and sub-partition ticks);
 //   3. the next cycle is t + 1 (no skipping) or the earliest next event of any
 //      sub-partition (skipping); if nothing can ever happen again while blocks
 //      remain, that is a deadlock: simt::Error with every SM's state.
@@ -39,7 +40,11 @@ public:
         uint64_t progress_mark = 0;
         while (ctx_.done_blocks < total_blocks_) {
             if (ctx_.dispatch_pending) dispatch(t);
-            for (auto& sm : sms_) sm->tick(t, !options_.event_skipping);
+            const bool all = !options_.event_skipping;
+            for (size_t i = 0; i < sms_.size(); ++i) {
+                if (i + 1 < sms_.size() && sms_[i + 1]->next_event() <= t) sms_[i + 1]->prefetch();
+                if (all || sms_[i]->next_event() <= t) sms_[i]->tick(t, all);
+            }
             ++visited_;
             if (ctx_.done_blocks >= total_blocks_) break;
             uint64_t next = ctx_.dispatch_pending ? t + 1 : kNever;
@@ -102,7 +107,26 @@ private:
         throw Error(ctx_.prog.launch.loc, os.str());
     }
 
+    // The totals of what the model counted per pc and per SM.
+    void sum_counts() {
+        Stats& s = stats_;
+        for (size_t pc = 0; pc < s.per_pc.size(); ++pc) {
+            const PcStats& ps = s.per_pc[pc];
+            const IssueCost& c = ctx_.cost[pc];
+            s.warp_instructions += ps.issued;
+            s.thread_instructions += ps.thread_instructions;
+            s.thread_instructions_pred_on += ps.thread_instructions_pred_on;
+            s.issue_slots += ps.issued * c.slots;
+            PipeStats& pipe = s.pipes[int(ctx_.code[pc].pipe)];
+            pipe.issued += ps.issued;
+            pipe.busy_cycles += ps.issued * c.busy;
+            for (int r = 0; r < kNumStallReasons; ++r) s.stall_cycles[r] += ps.stall_cycles[r];
+        }
+        for (size_t i = 0; i < sms_.size(); ++i) s.per_sm[i].warp_instructions = sms_[i]->warp_instructions();
+    }
+
     void finish() {
+        sum_counts();
         Stats& s = stats_;
         s.cycles = ctx_.last_retire;
         s.time_us = (s.clock_mhz > 0 ? double(s.cycles) / s.clock_mhz : 0.0) + s.kernel_launch_us;

@@ -3,7 +3,10 @@
 // The timeline CSV writer, the viewer and tests subscribe here instead of
 // reading the model's internals. Events arrive in simulation order
 // (non-decreasing cycle for dispatch/issue/retire; a state interval is
-// delivered when it closes, so intervals of different warps interleave).
+// delivered when the model closes it, so intervals of different warps
+// interleave, and an interval's delivery is not ordered against the issue
+// events of other warps: a stage the model already knows may close before
+// its end cycle is simulated, a wait for a pipe only when it is settled).
 // When RunOptions::observer is null nothing is built or called.
 //
 // Contract:

@@ -9,11 +9,14 @@
 // is the issue-to-issue distance after a taken or divergent branch.
 // lsu.latency and tex.latency are not used: memory latencies come from
 // GpuConfig::memory (see sim/timing/memory/).
+// PipeWindows: the busy windows of each pipe, for the lazy accounting of
+// warps that wait only for their pipe (see accounting.hpp).
 #pragma once
 
 #include "isa/isa.hpp"
 #include "sim/config/config.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -35,6 +38,29 @@ inline PipeSpecs pipe_specs(const GpuConfig::Pipes& p) {
 
 struct PipeState {
     std::array<uint64_t, isa::kNumPipes> free_at{};
+};
+
+// Each pipe's busy windows as a warp waiting for it sees them: an issue
+// picked at t that makes the pipe free at f > t + 1 throttles its waiting
+// warps in [t + 1, f). Windows never overlap (an issue needs a free pipe);
+// only the latest is kept, with the busy cycles of all earlier ones.
+struct PipeWindows {
+    struct Window {
+        uint64_t start = 0, end = 0;  // the latest window [start, end)
+        uint64_t before = 0;          // busy cycles of all earlier windows
+    };
+    std::array<Window, isa::kNumPipes> pipe{};
+    // Busy cycles of pipe p before cycle t (t >= the end of every window but the latest).
+    uint64_t busy_before(int p, uint64_t t) const {
+        const Window& w = pipe[p];
+        return w.before + (t <= w.start ? 0 : std::min(t, w.end) - w.start);
+    }
+    void open(int p, uint64_t from, uint64_t until) {
+        Window& w = pipe[p];
+        w.before += w.end - w.start;
+        w.start = from;
+        w.end = until;
+    }
 };
 
 }  // namespace simt::timing

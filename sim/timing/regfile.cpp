@@ -8,26 +8,39 @@ namespace simt::timing {
 uint32_t bank_conflict_cycles(const DecodedInst& d, ReuseCache& reuse, const GpuConfig::RegFile& spec,
                               RegFileStats& stats) {
     if (!spec.model_banks || spec.banks == 0) return 0;
+    // The distinct registers read from a bank (not served by the reuse cache).
     std::array<uint16_t, kReuseSlots> distinct;
-    uint32_t nd = 0;
-    std::array<uint8_t, 64> per_bank{};
-    uint32_t banks = std::min<uint32_t>(spec.banks, 64);
-    uint32_t worst = 0;
+    uint32_t nd = 0, hits = 0;
     for (int i = 0; i < d.nread; ++i) {
-        uint16_t r = d.read_reg[i];
-        if (spec.reuse_cache && reuse[d.read_slot[i]] == r) { ++stats.reuse_hits; continue; }
-        if (std::find(distinct.begin(), distinct.begin() + nd, r) != distinct.begin() + nd) continue;
-        distinct[nd++] = r;
-        ++stats.operand_reads;
-        worst = std::max<uint32_t>(worst, ++per_bank[r % banks]);
+        const uint16_t r = d.read_reg[i];
+        if (spec.reuse_cache && reuse[d.read_slot[i]] == r) { ++hits; continue; }
+        bool seen = false;
+        for (uint32_t j = 0; j < nd; ++j) seen |= distinct[j] == r;
+        if (!seen) distinct[nd++] = r;
     }
-    clear_reuse(reuse);
-    for (int i = 0; i < d.nread; ++i) reuse[d.read_slot[i]] = d.read_reg[i];
-    uint32_t per = std::max(spec.reads_per_bank, 1u);
-    uint32_t cycles = worst ? (worst + per - 1) / per : 1;
-    uint32_t extra = cycles - 1;
+    reuse = d.reuse_after;
+    stats.reuse_hits += hits;
+    stats.operand_reads += nd;
+    // The busiest bank's reads; no bank can exceed reads_per_bank with fewer reads in all.
+    const uint32_t per = std::max(spec.reads_per_bank, 1u);
+    if (nd <= per) return 0;
+    const uint32_t banks = std::min<uint32_t>(spec.banks, 64);
+    std::array<uint8_t, 64> per_bank;  // only the entries of these banks are used
+    for (uint32_t j = 0; j < nd; ++j) per_bank[distinct[j] % banks] = 0;
+    uint32_t worst = 0;
+    for (uint32_t j = 0; j < nd; ++j) worst = std::max<uint32_t>(worst, ++per_bank[distinct[j] % banks]);
+    uint32_t extra = (worst + per - 1) / per - 1;
     stats.bank_conflict_cycles += extra;
     return extra;
+}
+
+void BankModel::compute(uint32_t prev, uint32_t pc, Memo& m) const {
+    ReuseCache reuse;
+    if (prev == kNoPc) clear_reuse(reuse);
+    else reuse = code_[prev].reuse_after;
+    m.prev = prev;
+    m.cost = RegFileStats{};
+    bank_conflict_cycles(code_[pc], reuse, spec_, m.cost);
 }
 
 }  // namespace simt::timing

@@ -10,6 +10,12 @@
 // served from the cache, not a bank. (Real hardware sets reuse flags in the
 // compiled code; this approximates them as "always when possible".)
 //
+// The cache's content after an instruction depends only on that instruction
+// (DecodedInst::reuse_after), so the cost of an instruction depends only on
+// the pair (previous instruction of the warp, this one): BankModel computes
+// it once per pair it meets (remembering the last predecessor of each pc)
+// and a warp only keeps the pc of its previous instruction.
+//
 // Left out: write-port conflicts, the operand collector's queues.
 #pragma once
 
@@ -19,11 +25,11 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace simt::timing {
 
-using ReuseCache = std::array<uint16_t, kReuseSlots>;  // register last read per operand slot
-constexpr uint16_t kNoReg = 0xffff;
+using ReuseCache = std::array<uint16_t, kReuseSlots>;  // register last read per operand slot (kNoReg: none)
 
 inline void clear_reuse(ReuseCache& c) { c.fill(kNoReg); }
 
@@ -31,5 +37,36 @@ inline void clear_reuse(ReuseCache& c) { c.fill(kNoReg); }
 // updates the cache and the counters.
 uint32_t bank_conflict_cycles(const DecodedInst& d, ReuseCache& reuse, const GpuConfig::RegFile& spec,
                               RegFileStats& stats);
+
+constexpr uint32_t kNoPc = 0xffffffffu;  // a warp that has issued nothing yet (empty reuse cache)
+
+// bank_conflict_cycles for a whole program, by (previous pc, pc).
+class BankModel {
+public:
+    BankModel(const std::vector<DecodedInst>& code, const GpuConfig::RegFile& spec)
+        : code_(code), spec_(spec), memo_(code.size()) {}
+    // Extra dispatch cycles of the instruction at pc for a warp whose previous
+    // instruction was at prev (kNoPc: none); updates the counters.
+    uint32_t extra_cycles(uint32_t prev, uint32_t pc, RegFileStats& stats) {
+        if (!spec_.model_banks || spec_.banks == 0) return 0;
+        Memo& m = memo_[pc];
+        if (m.prev != prev) compute(prev, pc, m);
+        stats.operand_reads += m.cost.operand_reads;
+        stats.reuse_hits += m.cost.reuse_hits;
+        stats.bank_conflict_cycles += m.cost.bank_conflict_cycles;
+        return uint32_t(m.cost.bank_conflict_cycles);
+    }
+
+private:
+    struct Memo {
+        uint32_t prev = kNoPc - 1;  // the predecessor `cost` is for (kNoPc - 1: none yet)
+        RegFileStats cost;
+    };
+    void compute(uint32_t prev, uint32_t pc, Memo& m) const;
+
+    const std::vector<DecodedInst>& code_;
+    const GpuConfig::RegFile& spec_;
+    std::vector<Memo> memo_;  // per pc
+};
 
 }  // namespace simt::timing

@@ -16,29 +16,29 @@ namespace simt::timing {
 
 class Scoreboard {
 public:
-    void reset() {
-        ready_.fill(0);
-        why_.fill(StallReason::Wait);
-    }
-    void set(uint16_t reg, uint64_t ready, StallReason why) {
-        ready_[reg] = ready;
-        why_[reg] = why;
+    void reset() { entry_.fill(0); }
+    // Registers are named by slot (DecodedInst::check, dst).
+    void set(uint16_t slot, uint64_t ready, StallReason why) {
+        entry_[slot] = (ready & kReadyMask) | uint64_t(why) << kWhyShift;
     }
     // The cycle all of d's registers are ready, and the reason of the last one.
     uint64_t ready_for(const DecodedInst& d, StallReason& why) const {
-        uint64_t at = 0;
-        why = StallReason::Wait;
+        uint64_t at = 0, last = 0;
         for (int i = 0; i < d.ncheck; ++i) {
-            uint16_t r = d.check[i];
-            if (ready_[r] > at) { at = ready_[r]; why = why_[r]; }
+            const uint64_t e = entry_[d.check[i]];
+            if ((e & kReadyMask) > at) { at = e & kReadyMask; last = e; }
         }
+        why = at ? StallReason(last >> kWhyShift) : StallReason::Wait;
         return at;
     }
-    uint64_t ready(uint16_t reg) const { return ready_[reg]; }
+    uint64_t ready(uint16_t slot) const { return entry_[slot] & kReadyMask; }
 
 private:
-    std::array<uint64_t, kNumScoreboardRegs> ready_{};
-    std::array<StallReason, kNumScoreboardRegs> why_{};
+    // One word per register: the ready cycle (56 bits, far beyond any run) and
+    // the reason above it.
+    static constexpr int kWhyShift = 56;
+    static constexpr uint64_t kReadyMask = (1ull << kWhyShift) - 1;
+    std::array<uint64_t, kNumScoreboardRegs> entry_{};
 };
 
 }  // namespace simt::timing

@@ -12,6 +12,7 @@ Sm::Sm(uint32_t index, Context& ctx)
     : index_(index), ctx_(ctx), slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), l1_(ctx.cfg, ctx.l2, ctx.stats.memory) {
     uint32_t n = std::max(ctx.cfg.sm.sub_partitions, 1u);
     for (uint32_t i = 0; i < n; ++i) sps_.push_back(std::make_unique<SubPartition>(*this, i, ctx));
+    sp_next_.assign(n, kNever);
 }
 
 // ---------------------------------------------------------------- dispatch
@@ -72,14 +73,16 @@ void Sm::dispatch(uint64_t block_index, uint64_t t) {
         w.wake = t;
         w.sb = &scoreboards_[next_slot];
         w.sb->reset();
-        clear_reuse(w.reuse);
+        w.reuse_pc = kNoPc;
         if (!fw.done()) w.operand_ready = w.sb->ready_for(ctx_.code[w.pc], w.operand_why);
         else { w.draining = true; w.hold_pc = 0; }
         ctx_.log.open(w, StallReason::NoInstruction, w.pc, t);
         b.slots.push_back(next_slot);
         if (ctx_.observer) ctx_.observer->on_warp_dispatched(t, w.id);
         sps_[w.id.sub_partition]->add(&w);
+        sp_next_[w.id.sub_partition] = sps_[w.id.sub_partition]->next_event();
     }
+    update_next_event();
 }
 
 void Sm::retire(TWarp& w, uint64_t t) {
@@ -110,17 +113,46 @@ void Sm::retire(TWarp& w, uint64_t t) {
 // after it re-evaluate their candidates in this cycle, all of them in the next.
 void Sm::tick(uint64_t t, bool all) {
     shared_reserved_ = false;
-    for (auto& sp : sps_)
-        if (all || sp->next_event() <= t || (shared_reserved_ && sp->has_candidates())) sp->tick(t);
-    if (shared_reserved_)
-        for (auto& sp : sps_)
-            if (sp->has_candidates()) sp->wake_at(t + 1);
+    for (size_t k = 0; k < sps_.size(); ++k) {
+        if (all || sp_next_[k] <= t || (shared_reserved_ && sps_[k]->has_candidates())) {
+            sps_[k]->tick(t);
+            sp_next_[k] = sps_[k]->next_event();
+        }
+    }
+    if (shared_reserved_) {
+        for (size_t k = 0; k < sps_.size(); ++k) {
+            if (!sps_[k]->has_candidates()) continue;
+            sps_[k]->wake_at(t + 1);
+            sp_next_[k] = sps_[k]->next_event();
+        }
+    }
+    update_next_event();  // (a barrier release may have woken an earlier sub-partition)
 }
 
-uint64_t Sm::next_event() const {
+void Sm::prefetch() const {
+    for (size_t k = 0; k < sps_.size(); ++k)
+        if (sp_next_[k] != kNever) sps_[k]->prefetch();
+}
+
+void Sm::update_next_event() {
     uint64_t n = kNever;
-    for (const auto& sp : sps_) n = std::min(n, sp->next_event());
-    return n;
+    for (uint64_t v : sp_next_) n = std::min(n, v);
+    next_event_ = n;
+}
+
+void Sm::reevaluate_stages(TWarp& w, uint64_t t) {
+    if (t < w.launch_ready) {
+        block(w, StallReason::NoInstruction, w.launch_ready, t);
+        t = w.launch_ready;
+    }
+    if (t < w.branch_ready) {
+        block(w, StallReason::BranchResolving, w.branch_ready, t);
+        t = w.branch_ready;
+    }
+    // Then the operands, unless that is a long_scoreboard stage: it wakes at
+    // its start (w.wake = t), when a policy sees it.
+    if (t < w.operand_ready && w.operand_why != StallReason::LongScoreboard)
+        block(w, w.operand_why, w.operand_ready, t);
 }
 
 void Sm::reevaluate_held(TWarp& w, uint64_t t) {
@@ -189,66 +221,46 @@ uint64_t Sm::mio_access(const DecodedInst& d, const func::DynInst& dyn, uint64_t
 uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp) {
     const uint32_t pc = w.pc;
     const DecodedInst& d = ctx_.code[pc];
+    const IssueCost& c = ctx_.cost[pc];
     func::DynInst& dyn = ctx_.dyn;
     ctx_.exec.step(*w.fblock, *w.fwarp, dyn);
 
-    Stats& s = ctx_.stats;
-    uint32_t active = lane_count(dyn.active);
-    uint32_t exec = lane_count(dyn.exec);
-    ++s.warp_instructions;
-    s.thread_instructions += active;
-    s.thread_instructions_pred_on += exec;
-    PcStats& ps = s.per_pc[pc];
+    // Counted per pc (the totals, pipe and issue-slot counts follow from these
+    // at the end, Gpu::finish) and per SM.
+    uint32_t active, exec;
+    lane_counts(dyn.active, dyn.exec, active, exec);
+    PcStats& ps = ctx_.stats.per_pc[pc];
     ++ps.issued;
     ps.thread_instructions += active;
     ps.thread_instructions_pred_on += exec;
-    ++s.per_sm[index_].warp_instructions;
+    ++issued_;
 
     // Result time and pipe occupancy.
-    const PipeSpec& pipe = ctx_.pipes[int(d.pipe)];
-    uint32_t slots = 1;
-    uint64_t busy = std::max(pipe.interval, 1u);
-    uint64_t done = t + 1;
-    switch (d.lat) {
-        case isa::Lat::Fixed: done = t + pipe.latency; break;
-        case isa::Lat::Emul:
-            slots = std::max(ctx_.cfg.pipes.int_div_instructions, 1u);
-            busy = std::max<uint64_t>(busy, slots);
-            done = t + ctx_.cfg.pipes.int_div_latency;
-            break;
-        case isa::Lat::Mio:
-            done = d.mem == MemKind::None ? t + pipe.latency : mio_access(d, dyn, t);
-            break;
-        case isa::Lat::L1tex: done = l1tex_access(d, dyn, t); break;
-        case isa::Lat::Ctrl: break;
+    uint64_t done = t + c.latency;
+    if (d.mem != MemKind::None) {
+        if (d.lat == isa::Lat::L1tex) done = l1tex_access(d, dyn, t);
+        else if (d.lat == isa::Lat::Mio) done = mio_access(d, dyn, t);
+        w.mem_done = std::max(w.mem_done, done);
     }
-    if (d.mem != MemKind::None) w.mem_done = std::max(w.mem_done, done);
     if (d.unit == Unit::L1tex || d.unit == Unit::Mio) shared_reserved_ = true;
-    sp.pipes.free_at[int(d.pipe)] = t + busy;
-    PipeStats& pst = s.pipes[int(d.pipe)];
-    ++pst.issued;
-    pst.busy_cycles += busy;
+    sp.pipes.free_at[int(d.pipe)] = t + c.busy;
     for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces);
 
     ctx_.log.set(w, StallReason::Selected, pc, t);
     w.candidate = false;
-    w.wake = t + slots;
+    w.wake = t + c.slots;
     w.last_issue = t + 1;
     after_control(w, dyn, pc, t);
-    if (ctx_.observer) {
-        ctx_.observer->on_issue(IssueEvent{w.id, t, pc, dyn.active, dyn.exec, d.pipe,
-                                           d.lat == isa::Lat::Ctrl ? t + 1 : done});
-    }
-    return slots;
+    if (ctx_.observer) ctx_.observer->on_issue(IssueEvent{w.id, t, pc, dyn.active, dyn.exec, d.pipe, done});
+    return c.slots;
 }
 
 // Next pc, branches, barrier and exit after w issued the instruction at pc.
 void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t) {
-    BlockRec& b = blocks_[w.block_slot];
     if (w.fwarp->done()) {
         w.draining = true;
         w.hold_pc = pc;
-        release_barrier_if_ready(b, t);  // the others may all be waiting for this one
+        release_barrier_if_ready(blocks_[w.block_slot], t);  // the others may all be waiting for this one
         return;
     }
     uint32_t next = w.fwarp->next_pc();
@@ -258,7 +270,7 @@ void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t
     if (dyn.barrier) {
         w.at_barrier = true;
         w.hold_pc = pc;
-        release_barrier_if_ready(b, t);
+        release_barrier_if_ready(blocks_[w.block_slot], t);
     }
 }
 
@@ -274,6 +286,7 @@ void Sm::release_barrier_if_ready(BlockRec& b, uint64_t t) {
         if (o.wake == kNever) {
             o.wake = t + 1;
             sps_[o.id.sub_partition]->sync(o);
+            sp_next_[o.id.sub_partition] = sps_[o.id.sub_partition]->next_event();
         }
     }
 }

@@ -33,8 +33,14 @@ public:
     void dispatch(uint64_t block_index, uint64_t t);
     // Ticks the sub-partitions whose next event has come (every one when `all`).
     void tick(uint64_t t, bool all);
-    uint64_t next_event() const;                  // earliest next event of its sub-partitions
+    // Earliest next event of its sub-partitions (kept up to date by tick and
+    // dispatch, the only ways they change): an SM with nothing due is skipped.
+    uint64_t next_event() const { return next_event_; }
+    // Asks for the state its next tick reads first (a hint: the top loop ticks
+    // the SMs in turn, and each one's state has usually left the L1 cache).
+    void prefetch() const;
     bool busy() const { return resident_warps_ > 0; }
+    uint64_t warp_instructions() const { return issued_; }  // issued on this SM so far
     std::string describe(uint64_t t) const;
 
     // ---- used by SubPartition (inline: called for every warp in every tick)
@@ -54,13 +60,17 @@ public:
         }
         return false;
     }
-    // A blocked warp's wake time came: its next blocked state, or it becomes a
+    // A blocked warp's wake time came: its next blocked states, or it becomes a
     // candidate (its state at t is then set by the scheduler), or it retires.
+    // Until it issues, its stages (no_instruction until launch_ready, then
+    // branch_resolving until branch_ready, then operand_why until
+    // operand_ready) cannot change, so they are logged at once and it wakes
+    // at the end of the last one; except that it wakes when a long_scoreboard
+    // stage starts, which a policy sees (WarpView::long_wait).
     void reevaluate(TWarp& w, uint64_t t) {
         if (w.draining || w.at_barrier) return reevaluate_held(w, t);
-        if (t < w.launch_ready) block(w, StallReason::NoInstruction, w.launch_ready, t);
-        else if (t < w.branch_ready) block(w, StallReason::BranchResolving, w.branch_ready, t);
-        else if (t < w.operand_ready) block(w, w.operand_why, w.operand_ready, t);
+        if (t < w.launch_ready || t < w.branch_ready) return reevaluate_stages(w, t);
+        if (t < w.operand_ready) block(w, w.operand_why, w.operand_ready, t);
         else w.candidate = true;
     }
     // Issues w's next instruction at cycle t; returns the issue slots it takes.
@@ -80,12 +90,14 @@ private:
         w.wake = until;
     }
     void reevaluate_held(TWarp& w, uint64_t t);  // at a barrier or draining
+    void reevaluate_stages(TWarp& w, uint64_t t);  // in block launch or branch resolution
     uint64_t l1tex_access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
     uint64_t mio_access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
     void after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t);
     void release_barrier_if_ready(BlockRec& b, uint64_t t);
     void retire(TWarp& w, uint64_t t);
     void count_residency(uint64_t t, int delta);
+    void update_next_event();
 
     uint32_t index_;
     Context& ctx_;
@@ -93,12 +105,15 @@ private:
     std::vector<Scoreboard> scoreboards_;         // one per slot
     std::vector<BlockRec> blocks_;
     std::vector<std::unique_ptr<SubPartition>> sps_;
+    std::vector<uint64_t> sp_next_;               // each one's next_event(), kept in step (few cache lines per tick)
     L1Tex l1_;
     MioStage mio_;
     // resources in use
     bool shared_reserved_ = false;                // an L1TEX/MIO request entered in this tick
     uint32_t used_warps_ = 0, used_blocks_ = 0, used_regs_ = 0, used_shared_ = 0;
+    uint64_t next_event_ = kNever;
     // residency accounting (SmStats)
+    uint64_t issued_ = 0;
     uint32_t resident_warps_ = 0;
     uint64_t residency_since_ = 0;
 };

@@ -15,123 +15,234 @@ bool is_long_wait(StallReason s) {
     return s == StallReason::LongScoreboard || s == StallReason::Barrier || s == StallReason::Drain;
 }
 
+// Only its pipe can keep a candidate for this instruction from issuing.
+bool waits_for_pipe(const DecodedInst& d) { return d.unit == Unit::Math || d.unit == Unit::Branch; }
+
 }  // namespace
 
 SubPartition::SubPartition(Sm& sm, uint32_t index, Context& ctx)
-    : sm_(sm), index_(index), ctx_(ctx), policy_(make_policy(ctx.cfg.scheduler)) {
+    : policy_(make_policy(ctx.cfg.scheduler)), sm_(sm), index_(index), ctx_(ctx), log_(ctx.log),
+      code_(ctx.code.data()) {
     uint32_t nsp = std::max(ctx.cfg.sm.sub_partitions, 1u);
     uint32_t local = (ctx.cfg.sm.max_warps + nsp - 1) / nsp;
-    if (local > 64)
+    if (local > kSlots)
         throw Error("config '" + ctx.cfg.name + "': sm.max_warps / sm.sub_partitions = " + std::to_string(local) +
-                    " warps per scheduler; the model supports at most 64");
-    warp_.assign(local, nullptr);
-    wake_.assign(local, kNever);
-    view_.assign(local, WarpView{});
-    next_.assign(local, nullptr);
+                    " warps per scheduler; the model supports at most " + std::to_string(kSlots));
+    wake_.fill(kNever);
 }
 
 void SubPartition::add(TWarp* w) {
     uint32_t i = w->lslot;
     warp_[i] = w;
-    wake_[i] = w->wake;
     view_[i] = WarpView{true, w->id.slot, w->age, 0, false, false};
     resident_ |= 1ull << i;
     views_used_ = std::max(views_used_, i + 1);
+    block(i, w->wake);
     wake_at(w->wake);
+}
+
+inline void SubPartition::block(uint32_t i, uint64_t until) {
+    blocked_ |= 1ull << i;
+    wake_[i] = until;
+    next_wake_ = std::min(next_wake_, until);
+}
+
+// 1: the blocked warps whose wake time has come.
+void SubPartition::wake(uint64_t t) {
+    // Which are due, and the earliest wake of the others (no branch per warp:
+    // the comparisons are hard to predict).
+    uint64_t due = 0, next = kNever;
+    for (uint64_t m = blocked_; m; m &= m - 1) {
+        uint32_t i = uint32_t(std::countr_zero(m));
+        const uint64_t at = wake_[i];
+        const bool now = at <= t;
+        due |= uint64_t(now) << i;
+        next = std::min(next, now ? kNever : at);
+    }
+    for (uint64_t m = due; m; m &= m - 1) {
+        uint32_t i = uint32_t(std::countr_zero(m));
+        uint64_t bit = 1ull << i;
+        if (throttled_ & bit) {
+            // Its pipe or unit may be free again; nothing else about it changed.
+            throttled_ &= ~bit;
+            blocked_ &= ~bit;
+            candidates_ |= bit;
+            wake_[i] = kNever;
+            continue;
+        }
+        reevaluate(i, t);
+        if (blocked_ & bit) next = std::min(next, wake_[i]);
+    }
+    next_wake_ = next;
 }
 
 // Local slot i's wake time came.
 void SubPartition::reevaluate(uint32_t i, uint64_t t) {
     TWarp* w = warp_[i];
+    uint64_t bit = 1ull << i;
     sm_.reevaluate(*w, t);
     if (!w->resident) {
         warp_[i] = nullptr;
         wake_[i] = kNever;
         view_[i] = WarpView{};
-        resident_ &= ~(1ull << i);
+        resident_ &= ~bit;
+        blocked_ &= ~bit;
         return;
     }
     if (w->candidate) {
-        candidates_ |= 1ull << i;
-        not_selected_ &= ~(1ull << i);
-        wake_[i] = 0;
-        next_[i] = &ctx_.code[w->pc];
-        view_[i].long_wait = false;
+        blocked_ &= ~bit;
+        wake_[i] = kNever;
+        enter(i, t);
     } else {
         wake_[i] = w->wake;
         view_[i].long_wait = is_long_wait(w->state);
     }
 }
 
+// Warp i has its operands from cycle t on: it waits for its pipe (math,
+// branch) or is a candidate for an SM unit (L1TEX, MIO).
+inline void SubPartition::enter(uint32_t i, uint64_t t) {
+    TWarp& w = *warp_[i];
+    const DecodedInst& d = code_[w.pc];
+    uint64_t bit = 1ull << i;
+    view_[i].long_wait = false;
+    if (waits_for_pipe(d)) {
+        int p = int(d.pipe);
+        log_.begin_wait(w, w.pc, uint8_t(p), d.throttle, t, windows_);
+        wait_[p] |= bit;
+        wait_pipes_ |= 1u << p;
+        waiting_ |= bit;
+    } else {
+        candidates_ |= bit;
+        not_selected_ &= ~bit;
+        next_[i] = &d;
+    }
+}
+
 void SubPartition::tick(uint64_t t) {
     // 1: wake blocked warps whose time has come.
-    for (uint64_t m = resident_ & ~candidates_; m; m &= m - 1) {
-        uint32_t i = uint32_t(std::countr_zero(m));
-        if (wake_[i] > t) continue;
-        if (throttled_ >> i & 1) {
-            // Its pipe or unit may be free again; nothing else about it changed.
-            throttled_ &= ~(1ull << i);
-            candidates_ |= 1ull << i;
-            wake_[i] = 0;
-        } else {
-            reevaluate(i, t);
-        }
+    if (next_wake_ <= t) wake(t);
+    // 2: candidates for a unit are checked one by one; waiting warps by pipe.
+    const uint64_t unit_eligible = candidates_ ? check_candidates(t) : 0;
+    uint64_t eligible = unit_eligible;
+    for (uint32_t pm = wait_pipes_; pm; pm &= pm - 1) {
+        int p = std::countr_zero(pm);
+        eligible |= wait_[p] & (0 - uint64_t(pipes.free_at[p] <= t));  // (no branch: it is hard to predict)
     }
-    // 2: candidates are eligible, or throttled and then blocked until their
-    // pipe or unit frees (it only ever frees later, never earlier).
+    // 3: pick and issue; the other eligible candidates are not_selected.
+    int chosen = -1;
+    if (eligible && busy_until_ <= t)
+        chosen = policy_->pick_mask(eligible, std::span<const WarpView>(view_.data(), views_used_), t);
+    if (unit_eligible) not_selected(unit_eligible, chosen, t);
+    if (chosen >= 0) issue_pick(uint32_t(chosen), t);
+    // 4: the next cycle anything here can change.
+    next_event_ = next_after(t, chosen >= 0);
+}
+
+// Candidates for a unit are eligible, or throttled and then blocked until
+// their pipe or unit frees (it only ever frees later, never earlier).
+uint64_t SubPartition::check_candidates(uint64_t t) {
     uint64_t eligible = 0;
     for (uint64_t m = candidates_; m; m &= m - 1) {
         uint32_t i = uint32_t(std::countr_zero(m));
         uint64_t free_at;
         if (!sm_.throttled(*next_[i], pipes, t, free_at)) {
             eligible |= 1ull << i;
-            view_[i].eligible = true;
             continue;
         }
         TWarp& w = *warp_[i];
-        ctx_.log.set(w, next_[i]->throttle, w.pc, t);
+        log_.set(w, next_[i]->throttle, w.pc, t);
         w.wake = free_at;  // (w.candidate stays true: it only waits for the pipe or unit)
-        wake_[i] = free_at;
-        view_[i].eligible = false;
         candidates_ &= ~(1ull << i);
         not_selected_ &= ~(1ull << i);
         throttled_ |= 1ull << i;
+        block(i, free_at);
     }
-    // 3: pick and issue; the other eligible warps are not_selected.
-    uint64_t next = kNever;
-    if (eligible) {
-        int chosen = -1;
-        if (busy_until_ <= t) chosen = policy_->pick(std::span<const WarpView>(view_.data(), views_used_), t);
-        for (uint64_t m = eligible & ~not_selected_; m; m &= m - 1) {
-            uint32_t i = uint32_t(std::countr_zero(m));
-            if (int(i) != chosen) ctx_.log.set(*warp_[i], StallReason::NotSelected, warp_[i]->pc, t);
-        }
-        not_selected_ |= eligible;
-        for (uint64_t m = eligible; m; m &= m - 1) view_[std::countr_zero(m)].eligible = false;
-        if (chosen >= 0) issue_pick(uint32_t(chosen), t);
-        // The others try again when the scheduler is free; after an issue also at
-        // t + 1, where the pipe it took may throttle them.
-        if (candidates_) next = chosen >= 0 ? t + 1 : std::max(t + 1, busy_until_);
-    }
-    // 4: the next cycle anything here can change.
-    for (uint64_t m = resident_ & ~candidates_; m; m &= m - 1) next = std::min(next, wake_[std::countr_zero(m)]);
-    next_event_ = next;
+    return eligible;
 }
 
-void SubPartition::issue_pick(uint32_t i, uint64_t t) {
+void SubPartition::not_selected(uint64_t eligible, int chosen, uint64_t t) {
+    for (uint64_t m = eligible & ~not_selected_; m; m &= m - 1) {
+        uint32_t i = uint32_t(std::countr_zero(m));
+        if (int(i) != chosen) log_.set(*warp_[i], StallReason::NotSelected, warp_[i]->pc, t);
+    }
+    not_selected_ |= eligible;
+}
+
+inline uint64_t SubPartition::next_after(uint64_t t, bool issued) const {
+    uint64_t next = next_wake_;
+    // Candidates try again when the scheduler is free; after an issue also at
+    // t + 1, where the pipe or unit it took may throttle them.
+    if (candidates_) next = std::min(next, issued ? t + 1 : std::max(t + 1, busy_until_));
+    // Waiting warps can issue once their pipe and the scheduler are free.
+    if (wait_pipes_) {
+        uint64_t free = kNever;
+        for (uint32_t pm = wait_pipes_; pm; pm &= pm - 1) free = std::min(free, pipes.free_at[std::countr_zero(pm)]);
+        next = std::min(next, std::max({t + 1, busy_until_, free}));
+    }
+    return next;
+}
+
+inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
     TWarp& w = *warp_[i];
-    const DecodedInst& d = ctx_.code[w.pc];
-    uint32_t extra = bank_conflict_cycles(d, w.reuse, ctx_.cfg.regfile, ctx_.stats.regfile);
-    if (extra) ctx_.log.set(w, StallReason::DispatchStall, w.pc, t);
-    uint64_t ti = t + extra;
-    uint32_t slots = sm_.issue(w, ti, *this);
+    const uint64_t bit = 1ull << i;
+    if (waiting_ & bit) {
+        log_.end_wait(w, t, windows_);
+        const int p = w.wait_pipe;
+        wait_[p] &= ~bit;
+        if (!wait_[p]) wait_pipes_ &= ~(1u << p);
+        waiting_ &= ~bit;
+    } else {
+        candidates_ &= ~bit;
+        not_selected_ &= ~bit;
+    }
+    const DecodedInst& d = code_[w.pc];
+    const uint32_t extra = ctx_.banks.extra_cycles(w.reuse_pc, w.pc, ctx_.stats.regfile);
+    w.reuse_pc = w.pc;
+    if (extra) log_.set(w, StallReason::DispatchStall, w.pc, t);
+    const uint64_t ti = t + extra;
+    const uint32_t slots = sm_.issue(w, ti, *this);
     busy_until_ = ti + slots;
-    ctx_.stats.issue_slots += slots;
-    candidates_ &= ~(1ull << i);
-    not_selected_ &= ~(1ull << i);
-    wake_[i] = w.wake;
+    if (pipes.free_at[int(d.pipe)] > t + 1) open_window(int(d.pipe), t);
     view_[i].last_issue = w.last_issue;
+    after_issue(i);
+}
+
+// The pipe an issue picked at t took is busy until pipes.free_at (> t + 1):
+// its waiting warps are throttled from t + 1 until then.
+void SubPartition::open_window(int p, uint64_t t) {
+    if (log_.exact())  // the observer gets exact intervals: settle each wait before the window
+        for (uint64_t m = wait_[p]; m; m &= m - 1) {
+            TWarp& w = *warp_[std::countr_zero(m)];
+            if (w.state_since <= t) log_.settle_wait(w, t + 1, windows_);
+        }
+    windows_.open(p, t + 1, pipes.free_at[p]);
+}
+
+// Warp i just issued; it is evaluated again at w.wake (the end of its issue
+// slots). Unless it is held (barrier, drain) or its next instruction needs an
+// SM unit, the outcome depends only on its own launch, branch and register
+// times, which nothing can change before then: it goes to its next set now.
+// (Nothing in this scheduler looks at it before w.wake: it is busy until then.)
+inline void SubPartition::after_issue(uint32_t i) {
+    TWarp& w = *warp_[i];
+    const uint64_t at = w.wake;
+    if (!w.draining && !w.at_barrier) {
+        sm_.reevaluate(w, at);
+        if (!w.candidate) {
+            view_[i].long_wait = is_long_wait(w.state);
+            block(i, w.wake);
+            return;
+        }
+        if (waits_for_pipe(code_[w.pc])) {
+            enter(i, at);
+            return;
+        }
+        w.candidate = false;  // its unit is checked when its tick comes
+        w.wake = at;
+    }
     view_[i].long_wait = false;
+    block(i, at);
 }
 
 std::string SubPartition::describe(uint64_t t) const {
@@ -143,13 +254,15 @@ std::string SubPartition::describe(uint64_t t) const {
     os << '\n';
     for (uint64_t m = resident_; m; m &= m - 1) {
         const TWarp* w = warp_[std::countr_zero(m)];
+        StallReason state = w->state;
+        if (w->waiting) state = pipes.free_at[w->wait_pipe] > t ? w->wait_throttle : StallReason::NotSelected;
         os << "    warp " << w->id.warp << " (block " << w->id.block << ", slot " << w->id.slot << "): pc "
-           << w->pc << ", state " << stall_name(w->state) << " since " << w->state_since
+           << w->pc << ", state " << stall_name(state) << (w->waiting ? " (waiting for its pipe)" : "")
+           << " since " << w->state_since
            << (w->candidate ? ", candidate" : "") << (w->at_barrier ? ", at barrier" : "")
            << (w->draining ? ", draining" : "") << ", wake "
            << (w->wake == kNever ? std::string("never") : std::to_string(w->wake)) << '\n';
     }
-    (void)t;
     return os.str();
 }
 

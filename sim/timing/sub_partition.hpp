@@ -1,15 +1,23 @@
 // sub_partition.hpp: one warp scheduler (SMSP) and its pipes.
 //
-// Each tick (one cycle), in this order:
-//   1. blocked warps whose wake time has come are re-evaluated (they may
-//      become candidates, move to their next blocked state, or retire);
+// Each resident warp is in one of three sets: blocked until a wake time;
+// waiting only for its math or branch pipe (`waiting`); or a candidate for
+// the SM's L1TEX or MIO unit. Each tick (one cycle), in this order:
+//   1. if the earliest wake time has come, those blocked warps are
+//      re-evaluated (they may become waiting or candidates, move to their next
+//      blocked state, or retire);
 //   2. every candidate is checked against its pipe and the SM's units ->
 //      eligible, or throttled (a throttle reason) and then blocked until the
-//      pipe or unit frees (it can only free later, never earlier);
+//      pipe or unit frees (it can only free later, never earlier); a waiting
+//      warp is eligible when its pipe is free (one test per pipe, not per warp);
 //   3. if the scheduler is not still dispatching an earlier instruction, the
 //      policy picks one eligible warp; its register-bank conflicts delay its
 //      dispatch (dispatch_stall), then it issues (selected) through Sm::issue;
-//      the other eligible warps are not_selected;
+//      the other eligible candidates are not_selected (waiting warps are
+//      settled lazily: throttled while their pipe is busy, not_selected
+//      otherwise, see accounting.hpp). The issued warp's next state is known
+//      at once (it depends only on its own registers, branch and launch
+//      times), so it goes straight to its next set;
 //   4. next_event() becomes the earliest cycle at which anything here can
 //      change (a wake, a pipe or unit freeing, the next issue slot).
 // The SM also ticks a sub-partition that has candidates when another one
@@ -23,6 +31,8 @@
 #include "sim/timing/scheduler/policy.hpp"
 #include "sim/timing/warp.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -32,7 +42,26 @@ namespace simt::timing {
 
 class Sm;
 
-class SubPartition {
+class alignas(64) SubPartition {
+public:
+    PipeState pipes;                     // read and written by Sm::issue
+
+private:
+    // The per-tick state first, so that a tick touches few cache lines.
+    uint64_t next_wake_ = kNever;        // earliest wake_ of a blocked warp
+    uint64_t next_event_ = kNever;
+    uint64_t busy_until_ = 0;            // first cycle the scheduler can issue again
+    uint64_t blocked_ = 0;               // bit i: blocked until wake_[i]
+    uint64_t candidates_ = 0;            // bit i: candidate for an L1TEX/MIO instruction
+    uint64_t waiting_ = 0;               // bit i: waiting only for its math or branch pipe
+    uint32_t wait_pipes_ = 0;            // bit p: wait_[p] != 0
+    uint32_t views_used_ = 0;            // 1 + highest local slot ever used
+    std::unique_ptr<Policy> policy_;
+    std::array<uint64_t, isa::kNumPipes> wait_{};  // waiting warps by pipe
+    uint64_t resident_ = 0;              // bit i: local slot i holds a warp
+    uint64_t throttled_ = 0;             // bit i: such a candidate blocked only by its pipe or unit (wake_ = free)
+    uint64_t not_selected_ = 0;          // bit i: candidate whose state is already not_selected
+
 public:
     SubPartition(Sm& sm, uint32_t index, Context& ctx);
 
@@ -43,35 +72,44 @@ public:
     // The SM changed w.wake from outside a tick (barrier release).
     void sync(const TWarp& w) {
         wake_[w.lslot] = w.wake;
+        next_wake_ = std::min(next_wake_, w.wake);
         wake_at(w.wake);
     }
     bool empty() const { return resident_ == 0; }
+    // Has warps whose eligibility depends on the SM's shared units (L1TEX, MIO).
     bool has_candidates() const { return candidates_ != 0; }
 
-    PipeState pipes;                     // read and written by Sm::issue
     std::string describe(uint64_t t) const;
+    // Asks for the cache lines a tick reads first (a hint; see Sm::prefetch).
+    void prefetch() const {
+        const char* p = reinterpret_cast<const char*>(this);
+        for (int line = 0; line < 3; ++line) __builtin_prefetch(p + 64 * line);
+    }
 
 private:
+    void wake(uint64_t t);
     void reevaluate(uint32_t i, uint64_t t);
+    void enter(uint32_t i, uint64_t t);      // w became a candidate at t: waiting or candidate
+    void block(uint32_t i, uint64_t until);
+    uint64_t check_candidates(uint64_t t);  // the eligible ones
+    void not_selected(uint64_t eligible, int chosen, uint64_t t);
     void issue_pick(uint32_t i, uint64_t t);
+    void after_issue(uint32_t i);
+    void open_window(int pipe, uint64_t t);
+    uint64_t next_after(uint64_t t, bool issued) const;
 
+    PipeWindows windows_;                // busy windows of the pipes (lazy accounting)
     Sm& sm_;
     uint32_t index_;
     Context& ctx_;
-    std::unique_ptr<Policy> policy_;
-    // Per local slot i = SM slot / sub_partitions (fixed while the warp is
-    // resident), compact so that a tick touches few cache lines:
-    std::vector<TWarp*> warp_;           // nullptr when the local slot is free
-    std::vector<uint64_t> wake_;         // mirror of TWarp::wake (kNever when free)
-    std::vector<WarpView> view_;         // what the policy sees (kept up to date)
-    std::vector<const DecodedInst*> next_;  // a candidate's next instruction
-    uint64_t resident_ = 0;              // bit i: local slot i holds a warp
-    uint64_t candidates_ = 0;            // bit i: that warp is a candidate
-    uint64_t throttled_ = 0;             // bit i: candidate blocked only by its pipe or unit (wake_ = free)
-    uint64_t not_selected_ = 0;          // bit i: candidate whose state is already not_selected
-    uint32_t views_used_ = 0;            // 1 + highest local slot ever used
-    uint64_t busy_until_ = 0;            // first cycle the scheduler can issue again
-    uint64_t next_event_ = kNever;
+    StateLog& log_;                      // ctx_.log
+    const DecodedInst* code_;            // ctx_.code
+    // Per local slot i = SM slot / sub_partitions (fixed while the warp is resident):
+    static constexpr uint32_t kSlots = 64;  // the most warps one scheduler holds
+    std::array<TWarp*, kSlots> warp_{};     // nullptr when the local slot is free
+    std::array<uint64_t, kSlots> wake_{};   // a blocked warp's TWarp::wake
+    std::array<WarpView, kSlots> view_{};   // what the policy sees (eligible: given as a mask)
+    std::array<const DecodedInst*, kSlots> next_{};  // a candidate's next instruction
 };
 
 }  // namespace simt::timing

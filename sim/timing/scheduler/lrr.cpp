@@ -2,6 +2,8 @@
 // picked last (wrapping), so every eligible warp is served within one round.
 #include "sim/timing/scheduler/policy.hpp"
 
+#include <bit>
+
 namespace simt::timing {
 
 namespace {
@@ -17,6 +19,20 @@ public:
         }
         int chosen = after >= 0 ? after : first;
         if (chosen >= 0) { last_slot_ = warps[chosen].slot; has_last_ = true; }
+        return chosen;
+    }
+    int pick_mask(uint64_t eligible, std::span<const WarpView> warps, uint64_t) override {
+        if (warps.size() < 64) eligible &= (1ull << warps.size()) - 1;
+        if (!eligible) return -1;
+        int chosen = std::countr_zero(eligible);  // first
+        if (has_last_) {
+            for (uint64_t m = eligible; m; m &= m - 1) {
+                int i = std::countr_zero(m);
+                if (warps[i].slot > last_slot_) { chosen = i; break; }
+            }
+        }
+        last_slot_ = warps[chosen].slot;
+        has_last_ = true;
         return chosen;
     }
     std::string_view name() const override { return "lrr"; }

@@ -1,7 +1,14 @@
-// policy.cpp: the policy chosen by the config's scheduler.policy.
+// policy.cpp: the policy chosen by the config's scheduler.policy, and the
+// default pick_mask (for policies without a mask-based pick of their own).
 #include "sim/timing/scheduler/policy.hpp"
 
 namespace simt::timing {
+
+int Policy::pick_mask(uint64_t eligible, std::span<const WarpView> warps, uint64_t cycle) {
+    scratch_.assign(warps.begin(), warps.end());
+    for (size_t i = 0; i < scratch_.size(); ++i) scratch_[i].eligible = i < 64 && (eligible >> i & 1);
+    return pick(scratch_, cycle);
+}
 
 std::unique_ptr<Policy> make_policy(const GpuConfig::Scheduler& spec) {
     switch (spec.policy) {

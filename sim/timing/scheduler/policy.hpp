@@ -6,11 +6,16 @@
 //
 // `warps` holds one entry per warp slot of the scheduler in increasing slot
 // order; entries with resident == false are free slots (never eligible).
+// pick_mask() is the same choice with eligibility given as a bit mask (bit i:
+// warps[i] is eligible; the views' `eligible` fields are then ignored): the
+// sub-partition calls it once per issue without touching every view.
 //
 // Contract (tests/test_timing_policy.cpp runs every policy through it):
 //   * pick() returns the index in `warps` of an ELIGIBLE warp, or -1 to issue
 //     nothing this cycle. It never returns an ineligible or out-of-range index.
 //   * pick() is called at most once per cycle, and only with >= 1 eligible warp.
+//   * pick_mask(m, warps, c) returns what pick() would for the same views with
+//     eligible = (bit i of m), and leaves the policy in the same state.
 //   * Deterministic: the choice depends only on the views and the policy's own
 //     past choices (never on host state); `age` identifies a warp uniquely.
 //   * No starvation: a warp that stays eligible is picked eventually
@@ -24,6 +29,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace simt::timing {
 
@@ -40,7 +46,12 @@ class Policy {
 public:
     virtual ~Policy() = default;
     virtual int pick(std::span<const WarpView> warps, uint64_t cycle) = 0;
+    // Default: copies the views with the mask's eligibility and calls pick().
+    virtual int pick_mask(uint64_t eligible, std::span<const WarpView> warps, uint64_t cycle);
     virtual std::string_view name() const = 0;
+
+private:
+    std::vector<WarpView> scratch_;  // the default pick_mask's copy (reused, no allocation per pick)
 };
 
 std::unique_ptr<Policy> make_lrr_policy();
