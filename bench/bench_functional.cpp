@@ -18,6 +18,7 @@
 // fp32 special functions (sim/functional/fpmath.hpp) and prints the largest
 // error against the host's double-precision sin, cos, exp2, log2.
 // Left out: timing of any kind.
+#include "bench/bench_kernels.hpp"
 #include "isa/assembler.hpp"
 #include "sim/functional/executor.hpp"
 #include "sim/functional/memory.hpp"
@@ -36,16 +37,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string loop_kernel(const char* name, const char* op, int iterations) {
-    std::string s = std::string(".kernel ") + name + "\n.grid 192\n.block 256\n.regs 32\n"
-                    "    mov r0, 0\n    mov r2, 1.0001\n    mov r3, 0.5\nloop:\n";
-    for (int i = 0; i < 8; ++i) {
-        std::string r = "r" + std::to_string(8 + i);
-        s += std::string("    ") + op + " " + r + ", " + r + (std::strcmp(op, "ffma") == 0 ? ", r2, r3\n" : "\n");
-    }
-    s += "    iadd r0, r0, 1\n    isetp.lt p0, r0, " + std::to_string(iterations) + "\n    @p0 bra loop\n    exit\n";
-    return s;
-}
+using simt::bench::loop_kernel;
 
 // Steps every block's warps round-robin until the block is done; returns the
 // warp instructions executed.

@@ -11,6 +11,7 @@
 // counter, run by 192 blocks of 256 threads (all SMs full). Host time covers
 // Simulator::run only (not assembly or memory set-up). The bar: >= 10 M warp
 // instructions per second on one core of a Release build.
+#include "bench/bench_kernels.hpp"
 #include "isa/assembler.hpp"
 #include "sim/config/config.hpp"
 #include "sim/functional/memory.hpp"
@@ -25,16 +26,7 @@
 
 namespace {
 
-std::string loop_kernel(const char* name, const char* op, int iterations) {
-    std::string s = std::string(".kernel ") + name + "\n.grid 192\n.block 256\n.regs 32\n"
-                    "    mov r0, 0\n    mov r2, 1.0001\n    mov r3, 0.5\nloop:\n";
-    for (int i = 0; i < 8; ++i) {
-        std::string r = "r" + std::to_string(8 + i);
-        s += std::string("    ") + op + " " + r + ", " + r + (std::strcmp(op, "ffma") == 0 ? ", r2, r3\n" : "\n");
-    }
-    s += "    iadd r0, r0, 1\n    isetp.lt p0, r0, " + std::to_string(iterations) + "\n    @p0 bra loop\n    exit\n";
-    return s;
-}
+using simt::bench::loop_kernel;
 
 void bench(const simt::GpuConfig& config, const char* name, const char* op, int iterations, bool skip) {
     simt::isa::Program program = simt::isa::assemble_text(loop_kernel(name, op, iterations), name);
