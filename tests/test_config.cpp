@@ -137,6 +137,7 @@ TEST_CASE("rtx4060.yaml loads with the published values", "[config]") {
     CHECK(c.memory.dram_bandwidth_gbs == 272.0);
     CHECK(c.memory.max_outstanding_per_sm == 256);
     CHECK(c.memory.l1_sectors_per_cycle == 4);
+    CHECK(c.memory.dram_fetch_bytes == 64);
 
     CHECK(c.launch.block_launch_cycles == 200);
     CHECK(c.launch.kernel_launch_us == 2.6);
@@ -371,6 +372,9 @@ TEST_CASE("config: impossible values name the key, its line and the rule", "[con
          "more than memory.l1.hit_latency (40)"},
         {"  dram_latency: 636", "  dram_latency: 200", "", "memory.dram_latency", "more than memory.l2.hit_latency (296)"},
         {"  shared_banks: 32", "  shared_banks: 24", "", "memory.shared_banks", "power of two"},
+        {"  dram_fetch_bytes: 64", "  dram_fetch_bytes: 48", "", "memory.dram_fetch_bytes",
+         "power of two from memory.sector_bytes (32) to memory.l2.line_bytes (128), got 48"},
+        {"  dram_fetch_bytes: 64", "  dram_fetch_bytes: 256", "", "memory.dram_fetch_bytes", "got 256"},
         {"clock_mhz: 2460", "clock_mhz: 0", "", "clock_mhz", "expected a number > 0, got 0"},
         {"clock_mhz: 2460", "clock_mhz: -2460", "", "clock_mhz", "expected a number > 0, got -2460"},
         {"  dram_bandwidth_gbs: 272", "  dram_bandwidth_gbs: 0", "", "memory.dram_bandwidth_gbs", "> 0, got 0"},

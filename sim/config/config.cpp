@@ -49,7 +49,7 @@ const KeyList kPipeKeys = {"lanes", "interval", "latency"};
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks",
                              "const_latency", "tex_latency", "atomic_latency", "dram_latency",
                              "dram_bandwidth_gbs", "max_outstanding_per_sm",
-                             "l1_sectors_per_cycle"};
+                             "l1_sectors_per_cycle", "dram_fetch_bytes"};
 const KeyList kCacheKeys = {"size_bytes", "assoc", "line_bytes", "hit_latency"};
 const KeyList kLaunchKeys = {"block_launch_cycles", "kernel_launch_us"};
 
@@ -162,6 +162,7 @@ GpuConfig::Memory read_memory(const Section& s) {
     m.dram_bandwidth_gbs = s.number("dram_bandwidth_gbs", 0, true);
     m.max_outstanding_per_sm = s.u32("max_outstanding_per_sm", 1, 1u << 20);
     m.l1_sectors_per_cycle = s.u32("l1_sectors_per_cycle", 1);
+    m.dram_fetch_bytes = s.u32("dram_fetch_bytes", 1, 1u << 16);
     return m;
 }
 
@@ -259,6 +260,10 @@ void check_memory(const Reader& r, const GpuConfig::Memory& m) {
             "expected a power of two >= 4, got " + num(m.sector_bytes));
     check_cache(r, m.l1, "memory.l1", m.sector_bytes);
     check_cache(r, m.l2, "memory.l2", m.sector_bytes);
+    require(r, pow2(m.dram_fetch_bytes) && m.dram_fetch_bytes >= m.sector_bytes && m.dram_fetch_bytes <= m.l2.line_bytes,
+            "memory.dram_fetch_bytes",
+            "expected a power of two from " + ref(r, "memory.sector_bytes", m.sector_bytes) + " to " +
+                ref(r, "memory.l2.line_bytes", m.l2.line_bytes) + ", got " + num(m.dram_fetch_bytes));
     require(r, pow2(m.shared_banks), "memory.shared_banks",
             "expected a power of two, got " + num(m.shared_banks));
     require(r, m.l2.hit_latency > m.l1.hit_latency, "memory.l2.hit_latency",

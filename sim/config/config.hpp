@@ -81,6 +81,8 @@ struct GpuConfig {
         double dram_bandwidth_gbs = 0;  // GB/s, shared by all SMs
         uint32_t max_outstanding_per_sm = 0;  // in-flight global/local/tex requests per SM
         uint32_t l1_sectors_per_cycle = 4;    // L1TEX tag-stage throughput (a "wavefront")
+        uint32_t dram_fetch_bytes = 32;       // an L2 miss reads this many aligned bytes from DRAM
+                                              // (a multiple of sector_bytes, at most a line)
     } memory;
 
     struct Launch {

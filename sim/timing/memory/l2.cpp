@@ -16,6 +16,7 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
       dram_(dram_bytes_per_cycle(c), c.memory.dram_latency),
       stats_(stats),
       sector_bytes_(c.memory.sector_bytes),
+      fetch_sectors_(std::max(1u, c.memory.dram_fetch_bytes / std::max(1u, c.memory.sector_bytes))),
       hit_latency_(c.memory.l2.hit_latency),
       atomic_latency_(c.memory.atomic_latency) {}
 
@@ -34,9 +35,13 @@ uint64_t L2::read(uint64_t t, uint64_t sector) {
         return std::max(t + hit_latency_, fill_time);
     }
     ++stats_.l2_miss_sectors;
-    stats_.dram_read_bytes += sector_bytes_;
-    uint64_t ready = dram_.read(t, sector_bytes_);
-    fill(t, sector, ready, false);
+    // DRAM is read in aligned pieces of fetch_sectors_ sectors; the requested sector's
+    // neighbours in the piece arrive with it (unless already present).
+    stats_.dram_read_bytes += uint64_t(fetch_sectors_) * sector_bytes_;
+    uint64_t ready = dram_.read(t, fetch_sectors_ * sector_bytes_);
+    uint64_t first = sector - sector % fetch_sectors_;
+    for (uint64_t s = first; s < first + fetch_sectors_; ++s)
+        if (s == sector || !cache_.present(s)) fill(t, s, ready, false);
     return ready;
 }
 

@@ -2,7 +2,8 @@
 //
 // Sectors arrive from an SM's L1 at cycle t (the L1 tag-stage time). Hit:
 // data back at t + l2.hit_latency (or when an in-flight fill lands). Miss:
-// a DRAM read (latency + bandwidth queueing), then the sector is filled.
+// a DRAM read of memory.dram_fetch_bytes around the sector (latency + bandwidth
+// queueing), then those sectors are filled.
 // Stores write whole sectors: allocate, mark dirty, ack at t + hit latency;
 // dirty sectors cost DRAM bandwidth (and dram_write_bytes) when evicted.
 // Atomics execute at the L2: a read-modify-write, + atomic_latency; atomics
@@ -34,7 +35,7 @@ private:
     SectorCache cache_;
     Dram dram_;
     MemoryStats& stats_;
-    uint32_t sector_bytes_, hit_latency_, atomic_latency_;
+    uint32_t sector_bytes_, fetch_sectors_, hit_latency_, atomic_latency_;
 };
 
 }  // namespace simt::timing
