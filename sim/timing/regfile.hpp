@@ -5,9 +5,11 @@
 // An instruction whose distinct source registers need more reads from one
 // bank than that waits ceil(reads / reads_per_bank) - 1 extra cycles before
 // dispatch (warp state dispatch_stall; the scheduler's issue slot is held).
-// The reuse cache (as on Volta and later): a source register that was read
-// in the same operand slot by the previous instruction the warp issued is
-// served from the cache, not a bank. (Real hardware sets reuse flags in the
+// The reuse cache (as on Volta and later), one per scheduler: a source register
+// that was read in the same operand slot by the scheduler's previous instruction,
+// issued by the same warp, is served from the cache, not a bank. Another warp's
+// issue in between empties it (measured on the H200: dependent FFMA chains from
+// 16 warps conflict, 0.50 issue/clk, while a warp issuing back to back does not). (Real hardware sets reuse flags in the
 // compiled code; this approximates them as "always when possible".)
 //
 // The cache's content after an instruction depends only on that instruction

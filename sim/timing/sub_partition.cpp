@@ -197,8 +197,12 @@ inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
         not_selected_ &= ~bit;
     }
     const DecodedInst& d = code_[w.pc];
-    const uint32_t extra = ctx_.banks.extra_cycles(w.reuse_pc, w.pc, ctx_.stats.regfile);
+    // The operand reuse cache belongs to the scheduler: it still holds this warp's
+    // operands only if this warp issued the scheduler's previous instruction.
+    const uint32_t prev = last_warp_ == i ? w.reuse_pc : kNoPc;
+    const uint32_t extra = ctx_.banks.extra_cycles(prev, w.pc, ctx_.stats.regfile);
     w.reuse_pc = w.pc;
+    last_warp_ = i;
     if (extra) log_.set(w, StallReason::DispatchStall, w.pc, t);
     const uint64_t ti = t + extra;
     const uint32_t slots = sm_.issue(w, ti, *this);

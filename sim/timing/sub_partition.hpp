@@ -51,6 +51,7 @@ private:
     uint64_t next_wake_ = kNever;        // earliest wake_ of a blocked warp
     uint64_t next_event_ = kNever;
     uint64_t busy_until_ = 0;            // first cycle the scheduler can issue again
+    uint32_t last_warp_ = ~0u;           // warp slot of the scheduler's previous issue (reuse cache owner)
     uint64_t blocked_ = 0;               // bit i: blocked until wake_[i]
     uint64_t candidates_ = 0;            // bit i: candidate for an L1TEX/MIO instruction
     uint64_t waiting_ = 0;               // bit i: waiting only for its math or branch pipe
