@@ -57,22 +57,22 @@ uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_
     return track(done + extra_latency);
 }
 
-uint64_t L1Tex::store(uint64_t t, const SectorList& s, AccessStats& kind) {
+uint64_t L1Tex::through_l2(uint64_t t, const SectorList& s, AccessStats& kind,
+                           uint64_t (L2::*op)(uint64_t, uint64_t)) {
     ++kind.requests;
     kind.sectors += s.count;
     uint64_t start = tag_stage(t, s.count);
     uint64_t done = start + 1;
-    for (uint32_t i = 0; i < s.count; ++i) done = std::max(done, l2_.write(start, s.sector[i]));
+    for (uint32_t i = 0; i < s.count; ++i) done = std::max(done, (l2_.*op)(start, s.sector[i]));
     return track(done);
 }
 
+uint64_t L1Tex::store(uint64_t t, const SectorList& s, AccessStats& kind) {
+    return through_l2(t, s, kind, &L2::write);
+}
+
 uint64_t L1Tex::atomic(uint64_t t, const SectorList& s, AccessStats& kind) {
-    ++kind.requests;
-    kind.sectors += s.count;
-    uint64_t start = tag_stage(t, s.count);
-    uint64_t done = start + 1;
-    for (uint32_t i = 0; i < s.count; ++i) done = std::max(done, l2_.atomic(start, s.sector[i]));
-    return track(done);
+    return through_l2(t, s, kind, &L2::atomic);
 }
 
 }  // namespace simt::timing

@@ -47,6 +47,9 @@ public:
     uint64_t tag_free() const { return tag_free_; }
 
 private:
+    // Stores and atomics bypass L1: each sector goes to the L2 operation `op`.
+    uint64_t through_l2(uint64_t t, const SectorList& s, AccessStats& kind,
+                        uint64_t (L2::*op)(uint64_t, uint64_t));
     uint64_t tag_stage(uint64_t t, uint32_t sectors);  // returns the start cycle
     uint64_t track(uint64_t done);
 
