@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""ncu_summary.py: per-kernel warp-state summary of an Nsight Compute raw CSV written by calib/run.sh
+(CALIB_WITH_NCU=1): for every profiled launch, the top warp states (cycles per issued instruction,
+ncu's smsp__average_warps_issue_stalled_*_per_issue_active), and the grid, block, time, DRAM bytes and
+hit rates. Usage: ncu_summary.py results/ncu_h200_ext.csv [--top N] [--csv OUT]"""
+import argparse
+import csv
+
+PREFIX = "smsp__average_warps_issue_stalled_"
+SUFFIX = "_per_issue_active.ratio"
+
+
+def launches(path):
+    rows = list(csv.reader(open(path)))
+    hdr = None
+    for r in rows:
+        if len(r) > 5 and r[1] == "ID":
+            hdr = r
+            continue
+        if hdr is None or len(r) != len(hdr) or not r[1].isdigit():
+            continue
+        yield dict(zip(hdr, r))
+
+
+def num(s):
+    try:
+        return float(s.replace(",", ""))
+    except ValueError:
+        return 0.0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("csv")
+    ap.add_argument("--top", type=int, default=3)
+    ap.add_argument("--csv-out", dest="out")
+    a = ap.parse_args()
+    out = []
+    for d in launches(a.csv):
+        states = {k[len(PREFIX):-len(SUFFIX)]: num(v) for k, v in d.items() if k.startswith(PREFIX) and k.endswith(SUFFIX)}
+        top = sorted(((v, k) for k, v in states.items() if k != "selected"), reverse=True)[: a.top]
+        name = d["Kernel Name"].split("(")[0].replace("void ", "")
+        out.append((d[list(d)[0]], name, d["Grid Size"], d["Block Size"], num(d.get("gpu__time_duration.sum", "0")),
+                    num(d.get("smsp__average_warp_latency_per_inst_issued.ratio", "0")), states, top))
+        print(f"{name:28s} grid {d['Grid Size']:>16s} block {d['Block Size']:>14s} {num(d.get('gpu__time_duration.sum','0'))/1e3:9.1f} us  "
+              + "  ".join(f"{k} {v:.2f}" for v, k in top))
+    if a.out:
+        with open(a.out, "w") as f:
+            names = sorted({k for o in out for k in o[6]})
+            f.write("program,kernel,grid,block,time_ns,cycles_per_issue," + ",".join(names) + "\n")
+            for o in out:
+                f.write(f"{o[0]},{o[1]},\"{o[2]}\",\"{o[3]}\",{o[4]},{o[5]}," + ",".join(f"{o[6].get(n,0):.4f}" for n in names) + "\n")
+
+
+if __name__ == "__main__":
+    main()
