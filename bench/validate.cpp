@@ -7,7 +7,7 @@
 // transposes, app-like kernels) with Nsight Compute's warp states per kernel. The groups are in
 // bench/validate/ (base.cpp, extended.cpp); --only runs one of them.
 //
-//     validate [--root DIR] [--csv FILE] [--only base|extended] [--set key.path=value ...]
+//     validate [--root DIR] [--csv FILE] [--only base|extended|apps] [--set key.path=value ...]
 //
 // Run from the repository root (or pass --root). The table is Markdown (calib/README.md,
 // "Simulator vs hardware", quotes it); --csv writes it as CSV; --set overrides a value of both
@@ -89,7 +89,7 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
 }
 
 struct Options {
-    std::string root = ".", csv, only;  // only: "base" or "extended" (default: both)
+    std::string root = ".", csv, only;  // only: "base", "extended" or "apps" (default: all)
     Uniforms what_if;
 };
 
@@ -110,6 +110,7 @@ int run(const Options& o) {
     read_ncu_states(c, root + "/calib/results/ncu_h200_ext_states.csv");
     if (o.only.empty() || o.only == "base") base_groups(c);
     if (o.only.empty() || o.only == "extended") extended_groups(c);
+    if (o.only.empty() || o.only == "apps") app_groups(c);
     print_table(c.rows);
     print_states(c.states);
     if (!o.csv.empty()) write_csv(o.csv, c.rows);
@@ -127,13 +128,13 @@ int main(int argc, char** argv) {
         else if (std::strcmp(argv[i], "--set") == 0 && i + 1 < argc) o.what_if.push_back(argv[++i]);
         else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) o.only = argv[++i];
         else {
-            std::fprintf(stderr, "usage: validate [--root DIR] [--csv FILE] [--only base|extended] "
+            std::fprintf(stderr, "usage: validate [--root DIR] [--csv FILE] [--only base|extended|apps] "
                                  "[--set key.path=value ...]\n");
             return 1;
         }
     }
-    if (!o.only.empty() && o.only != "base" && o.only != "extended") {
-        std::fprintf(stderr, "validate: --only takes base or extended, not '%s'\n", o.only.c_str());
+    if (!o.only.empty() && o.only != "base" && o.only != "extended" && o.only != "apps") {
+        std::fprintf(stderr, "validate: --only takes base, extended or apps, not '%s'\n", o.only.c_str());
         return 1;
     }
     try {

@@ -68,9 +68,12 @@ struct Trace {
     Trace(const Trace&) = delete;
     Trace& operator=(const Trace&) = delete;
 
-    simt::timing::Stats run(const GpuConfig& config, const Uniforms& uniforms = {}) {
+    simt::timing::Stats run(const GpuConfig& config, const Uniforms& uniforms = {},
+                            simt::timing::Observer* observer = nullptr) {
         for (const auto& u : uniforms) simt::isa::override_uniform(program, u);
-        simt::timing::Simulator sim(config, program, memory, {});
+        simt::timing::RunOptions options;
+        options.observer = observer;
+        simt::timing::Simulator sim(config, program, memory, options);
         return sim.run();
     }
     double cycles(const GpuConfig& config, const Uniforms& uniforms = {}) {
@@ -138,7 +141,8 @@ inline GpuConfig load(const std::string& root, const std::string& file, Uniforms
 
 // The groups (each adds rows to the context).
 void base_groups(Context& c);
-void extended_groups(Context& c);
+void extended_groups(Context& c);  // loaded, stores, gathers, atomics, transposes
+void app_groups(Context& c);       // apps, warp order and release, local memory (apps.cpp)
 // Reads calib/results/ncu_h200_ext_states.csv (label,state,cycles_per_issue) into c.ncu.
 void read_ncu_states(Context& c, const std::string& path);
 // Compares a run's warp states with the ncu launch `label` (no row when ncu has none).
