@@ -7,7 +7,12 @@
 // transposes, app-like kernels) with Nsight Compute's warp states per kernel. The groups are in
 // bench/validate/ (base.cpp, extended.cpp); --only runs one of them.
 //
-//     validate [--root DIR] [--csv FILE] [--only base|extended|apps] [--set key.path=value ...]
+//     validate [--root DIR] [--config FILE.yaml] [--measured FILE.csv ...] [--csv OUT]
+//              [--only base|extended|apps] [--set key.path=value ...]
+//
+// --config and --measured check any config against any calibration run (default: configs/h200.yaml
+// and the committed H200 results, plus the RTX 4060 seed); comparisons whose rows the CSV lacks
+// are listed, not run.
 //
 // Run from the repository root (or pass --root). The table is Markdown (calib/README.md,
 // "Simulator vs hardware", quotes it); --csv writes it as CSV; --set overrides a value of both
@@ -21,13 +26,13 @@
 // (memory-bound ones with one SM's share of DRAM bandwidth) and compare rates or ratios.
 // Leaves out: what the ISA cannot mirror or the model does not time (precise sinf(),
 // copy/read/memcpy bandwidth, launch overheads, the per-SM L2 spread, stride 64).
-#include "bench/validate/validate.hpp"
+#include "sim/calibrate/comparisons.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <fstream>
 
-namespace validate {
+namespace simt::calib {
 namespace {
 
 // ---------------------------------------------------------------- output
@@ -90,46 +95,54 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
 
 struct Options {
     std::string root = ".", csv, only;  // only: "base", "extended" or "apps" (default: all)
+    std::string config;                 // default: <root>/configs/h200.yaml (and the RTX 4060 seed)
+    std::vector<std::string> measured;  // default: <root>/calib/results/calib_h200{,_ext}.csv
     Uniforms what_if;
 };
 
-int run(const Options& o) {
-    // One SM's share of the H200's 4800 GB/s (configs/h200.yaml memory.dram_bandwidth_gbs).
-    const std::string dram_share = "memory.dram_bandwidth_gbs=" + std::to_string(4800.0 / 132);
+int run(Options o) {
     const std::string& root = o.root;
-    Context c{root,
-              HwTable(root + "/calib/results/calib_h200.csv"),
-              HwTable(root + "/calib/results/calib_h200_ext.csv"),
-              load(root, "h200.yaml", {}, o.what_if),
-              load(root, "h200.yaml", {"sm.count=1"}, o.what_if),
-              load(root, "h200.yaml", {"sm.count=1", dram_share}, o.what_if),
-              load(root, "rtx4060.yaml", {}, o.what_if),
-              {},
-              {},
-              {}};
+    const bool h200 = o.config.empty();
+    if (h200) o.config = root + "/configs/h200.yaml";
+    if (o.measured.empty())
+        o.measured = {root + "/calib/results/calib_h200.csv", root + "/calib/results/calib_h200_ext.csv"};
+    Context c;
+    c.root = root;
+    for (const auto& m : o.measured) c.hw.read(m);
+    c.cfg = Configs::load(o.config, o.what_if, h200 ? root + "/configs/rtx4060.yaml" : "");
+    if (!c.hw.device().empty() && c.hw.device() != c.cfg.full.name)
+        std::fprintf(stderr, "validate: warning: the measurements are of '%s', the config is '%s'\n",
+                     c.hw.device().c_str(), c.cfg.full.name.c_str());
     read_ncu_states(c, root + "/calib/results/ncu_h200_ext_states.csv");
     if (o.only.empty() || o.only == "base") base_groups(c);
     if (o.only.empty() || o.only == "extended") extended_groups(c);
     if (o.only.empty() || o.only == "apps") app_groups(c);
     print_table(c.rows);
     print_states(c.states);
+    if (!c.missing.empty()) {
+        std::printf("\n%zu comparisons had no measured row (not in %s):", c.missing.size(), o.measured.front().c_str());
+        for (const auto& m : c.missing) std::printf(" %s", m.c_str());
+        std::printf("\n");
+    }
     if (!o.csv.empty()) write_csv(o.csv, c.rows);
     return 0;
 }
 
 }  // namespace
-}  // namespace validate
+}  // namespace simt::calib
 
 int main(int argc, char** argv) {
-    validate::Options o;
+    simt::calib::Options o;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--root") == 0 && i + 1 < argc) o.root = argv[++i];
         else if (std::strcmp(argv[i], "--csv") == 0 && i + 1 < argc) o.csv = argv[++i];
         else if (std::strcmp(argv[i], "--set") == 0 && i + 1 < argc) o.what_if.push_back(argv[++i]);
         else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) o.only = argv[++i];
+        else if (std::strcmp(argv[i], "--config") == 0 && i + 1 < argc) o.config = argv[++i];
+        else if (std::strcmp(argv[i], "--measured") == 0 && i + 1 < argc) o.measured.push_back(argv[++i]);
         else {
-            std::fprintf(stderr, "usage: validate [--root DIR] [--csv FILE] [--only base|extended|apps] "
-                                 "[--set key.path=value ...]\n");
+            std::fprintf(stderr, "usage: validate [--root DIR] [--config FILE.yaml] [--measured FILE.csv ...] [--csv OUT] "
+                                 "[--only base|extended|apps] [--set key.path=value ...]\n");
             return 1;
         }
     }
@@ -138,7 +151,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     try {
-        return validate::run(o);
+        return simt::calib::run(o);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "validate: %s\n", e.what());
         return 1;

@@ -8,11 +8,11 @@
 // warp states (cycles per issued instruction; the top state other than selected).
 // Leaves out: the CUDA spans of 1-2 GiB (the twins stream 64-256 MB: one cold pass, the same
 // per-byte cost), stride 2/4/16 writes, write4/copy1, the shared-memory histograms.
-#include "bench/validate/validate.hpp"
+#include "sim/calibrate/comparisons.hpp"
 
 #include <algorithm>
 
-namespace validate {
+namespace simt::calib {
 namespace {
 
 using simt::timing::Stats;
@@ -21,13 +21,13 @@ using simt::timing::Stats;
 double delta(Context& c, Trace& t, const std::string& knob, uint64_t a, uint64_t b, Stats* s2,
              Uniforms extra = {}) {
     extra.push_back(knob + "=" + std::to_string(a));
-    Stats s1 = t.run(c.h200, extra);
+    Stats s1 = t.run(c.h200(), extra);
     extra.back() = knob + "=" + std::to_string(b);
-    *s2 = t.run(c.h200, extra);
+    *s2 = t.run(c.h200(), extra);
     return double(s2->cycles) - double(s1.cycles);
 }
 
-double clock_hz(const Context& c) { return c.h200.clock_mhz * 1e6; }
+double clock_hz(const Context& c) { return c.h200().clock_mhz * 1e6; }
 const double kThreads = 1056.0 * 256;  // the contention.cu launches: 8 blocks of 256 per SM
 
 void set_launch(Trace& t, uint32_t grid, uint32_t block) {
@@ -39,12 +39,13 @@ void set_launch(Trace& t, uint32_t grid, uint32_t block) {
 void chases(Context& c) {
     for (int f : {0, 16, 64}) {
         std::string k = "chase_f" + std::to_string(f);
+        if (!c.wants(k)) continue;
         Trace t(c.trace(k));
         for (int w : {1, 16, 32, 64}) {
             set_launch(t, w == 64 ? 264 : 132, w == 64 ? 1024 : 32 * w);
             Stats s;
             double d = delta(c, t, "M", 16, 48, &s);
-            c.add_ext("loaded", k, "w" + std::to_string(w) + "_cycles_per_load_med", d / 32, "cycles");
+            c.add("loaded", k, "w" + std::to_string(w) + "_cycles_per_load_med", d / 32, "cycles");
             compare_states(c, k + ".w" + std::to_string(w), s);
         }
     }
@@ -52,6 +53,7 @@ void chases(Context& c) {
 
 // ---- streaming reads against warps per SM
 void streams(Context& c) {
+    if (!c.wants("stream_read")) return;
     Trace t(c.trace("stream_read"));
     for (int w : {4, 8, 16, 32, 64}) {
         set_launch(t, uint32_t(132 * w / 8), 256);
@@ -59,13 +61,14 @@ void streams(Context& c) {
         const uint64_t n1 = 8u << 20, n2 = 16u << 20;  // floats
         double d = delta(c, t, "n", n1, n2, &s);
         double gbps = double(n2 - n1) * 4 / (d / clock_hz(c)) / 1e9;
-        c.add_ext("loaded", "stream_read", "w" + std::to_string(w) + "_GBps", gbps, "GB/s");
+        c.add("loaded", "stream_read", "w" + std::to_string(w) + "_GBps", gbps, "GB/s");
         compare_states(c, "stream_read.w" + std::to_string(w), s);
     }
 }
 
 // ---- strided writes: picoseconds per store
 void writes(Context& c) {
+    if (!c.wants("strided_write")) return;
     Trace t(c.trace("strided_write"));
     const uint64_t span = 33554432;  // floats, the trace's buffer
     for (int stride : {1, 8, 32}) {
@@ -74,7 +77,7 @@ void writes(Context& c) {
         uint64_t n1 = span / 2 / stride, n2 = span / stride;
         double d = delta(c, t, "n", n1, n2, &s, {st});
         double ps = d / double(n2 - n1) / clock_hz(c) * 1e12;
-        c.add_ext("stores", "strided_write", "stride" + std::to_string(stride) + "_ps_per_store", ps, "ps");
+        c.add("stores", "strided_write", "stride" + std::to_string(stride) + "_ps_per_store", ps, "ps");
         compare_states(c, "strided_write.stride" + std::to_string(stride), s);
     }
 }
@@ -88,10 +91,11 @@ void gathers(Context& c) {
     const G gs[] = {{"gather_l2", "sectors_per_clk_gpu"}, {"gather_dram", "sectors_per_clk_gpu"},
                     {"scatter_l2", "stores_per_clk_gpu"}, {"scatter_dram", "stores_per_clk_gpu"}};
     for (const G& g : gs) {
+        if (!c.wants(g.kernel)) continue;
         Trace t(c.trace(g.kernel));
         Stats s;
         double d = delta(c, t, "K", 16, 32, &s);
-        c.add_ext("stores", g.kernel, g.param, kThreads * 16 / d, "1/clk");
+        c.add("stores", g.kernel, g.param, kThreads * 16 / d, "1/clk");
         compare_states(c, g.kernel, s);
     }
 }
@@ -107,28 +111,31 @@ void atomics(Context& c) {
                     {"atom_line", 2, 32, 64, nullptr}, {"atom_spread", 3, 32, 64, "red_spread"}};
     Trace t(c.trace("atom_global"));
     for (const A& a : as) {
+        if (!c.wants(a.kernel)) continue;
         Stats s;
         double d = delta(c, t, "K", uint64_t(a.k1), uint64_t(a.k2), &s, {"mode=" + std::to_string(a.mode)});
         double rate = kThreads * (a.k2 - a.k1) / d;
-        c.add_ext("atomics", a.kernel, "atomics_per_clk_gpu", rate, "1/clk");
+        c.add("atomics", a.kernel, "atomics_per_clk_gpu", rate, "1/clk");
         compare_states(c, a.kernel, s);
-        if (a.also) c.add_ext("atomics", a.also, "atomics_per_clk_gpu", rate, "1/clk");
+        if (a.also) c.add("atomics", a.also, "atomics_per_clk_gpu", rate, "1/clk");
     }
     Trace h(c.trace("hist_global"));
     const char* modes[] = {"uniform", "skewed", "8bins"};
     for (int m = 0; m < 3; ++m) {
+        if (!c.wants(std::string("hist_global_") + modes[m])) continue;
         Stats s;
         const uint64_t n1 = 2u << 20, n2 = 4u << 20;
         double d = delta(c, h, "n", n1, n2, &s, {"mode=" + std::to_string(m)});
         std::string k = std::string("hist_global_") + modes[m];
-        c.add_ext("atomics", k, "ps_per_key", d / double(n2 - n1) / clock_hz(c) * 1e12, "ps");
+        c.add("atomics", k, "ps_per_key", d / double(n2 - n1) / clock_hz(c) * 1e12, "ps");
         compare_states(c, k, s);
     }
     Trace r(c.trace("block_reduce"));
     for (int per_sm : {8, 64}) {
+        if (!c.wants("block_reduce")) break;
         set_launch(r, uint32_t(132 * per_sm), 256);
-        Stats s = r.run(c.h200);
-        c.add_ext("atomics", "block_reduce", "b" + std::to_string(per_sm) + "_ms", s.time_us / 1000, "ms");
+        Stats s = r.run(c.h200());
+        c.add("atomics", "block_reduce", "b" + std::to_string(per_sm) + "_ms", s.time_us / 1000, "ms");
         compare_states(c, "block_reduce.b" + std::to_string(per_sm), s);
     }
 }
@@ -146,10 +153,11 @@ void transposes(Context& c) {
                     {"transpose_tiled", "transpose_tiled_pad", {"pitch=33"}}};
     const double n = 4096;
     for (const X& x : xs) {
+        if (!c.wants(x.kernel)) continue;
         Trace t(c.trace(x.trace));
-        Stats s = t.run(c.h200, x.u);
+        Stats s = t.run(c.h200(), x.u);
         double gbps = 2 * n * n * 4 / (double(s.cycles) / clock_hz(c)) / 1e9;
-        c.add_ext("stores", x.kernel, "GBps_read_plus_write", gbps, "GB/s");
+        c.add("stores", x.kernel, "GBps_read_plus_write", gbps, "GB/s");
         compare_states(c, x.kernel, s);
     }
 }
@@ -197,4 +205,4 @@ void extended_groups(Context& c) {
     for (auto g : groups) g(c);
 }
 
-}  // namespace validate
+}  // namespace simt::calib

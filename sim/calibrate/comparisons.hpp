@@ -1,6 +1,9 @@
-// validate.hpp: what the parts of `validate` share: the hardware tables, a reusable assembled
-// trace, result rows and the run context. Each group of comparisons (base.cpp: the first
-// calibration set; extended.cpp: issue 6's loaded, contended and app-like kernels) adds rows.
+// comparisons.hpp: the simulator against calibration measurements. Each twin of a CUDA kernel of
+// calib/kernels/ (calib/traces/*.isa) runs on a config, the quantity the CUDA program reports is
+// derived from the simulated run, and a Row pairs it with the measured value. The groups:
+// base.cpp (the first calibration set and the RTX 4060 seed), extended.cpp (loaded latency,
+// stores, gathers, atomics, transposes), apps.cpp (app-like kernels, warp order, local memory).
+// Used by bench/validate (the table) and `simt-sim calibrate` (the fit). Layer: above timing.
 #pragma once
 
 #include "isa/assembler.hpp"
@@ -11,6 +14,7 @@
 #include <libfccp/csv.h>
 
 #include <cmath>
+#include <optional>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -18,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace validate {
+namespace simt::calib {
 
 
 using simt::GpuConfig;
@@ -26,35 +30,36 @@ using Uniforms = std::vector<std::string>;
 
 // ---------------------------------------------------------------- hardware numbers
 
-// calib_h200.csv: kernel,parameter,value,unit,notes.
-class HwTable {
+// Measured rows (kernel, parameter) -> value, from one or more calibration CSVs of
+// calib/run.sh (kernel,parameter,value,unit,notes). measurements.cpp reads them with located
+// errors (missing column, non-number, empty file, duplicate row).
+class Measurements {
 public:
-    explicit HwTable(const std::string& path) : path_(path) {
-        if (!std::ifstream(path))
-            throw simt::Error({path, 0, 0}, "cannot open the calibration results (run from the repository root or "
-                                            "pass --root)");
-        try {
-            io::CSVReader<5, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>> csv(path);
-            csv.read_header(io::ignore_extra_column, "kernel", "parameter", "value", "unit", "notes");
-            std::string kernel, param, unit, notes;
-            double value = 0;
-            while (csv.read_row(kernel, param, value, unit, notes)) rows_[kernel + "," + param] = value;
-        } catch (const io::error::base& e) {
-            uint32_t line = 0;
-            if (auto* l = dynamic_cast<const io::error::with_file_line*>(&e))
-                line = l->file_line > 0 ? uint32_t(l->file_line) : 0;
-            throw simt::Error({path, line, 0}, std::string("malformed CSV: ") + e.what());
-        }
+    struct Value {
+        double value = 0;
+        std::string file;
+        uint32_t line = 0;
+    };
+    // Reads `path` and adds its rows (a row already read is replaced, with a warning).
+    void read(const std::string& path);
+    bool has(const std::string& kernel, const std::string& param) const { return rows_.count(key(kernel, param)) > 0; }
+    bool has_kernel(const std::string& kernel) const { return kernels_.count(kernel) > 0; }
+    const Value* find(const std::string& kernel, const std::string& param) const {
+        auto it = rows_.find(key(kernel, param));
+        return it == rows_.end() ? nullptr : &it->second;
     }
-    double get(const std::string& kernel, const std::string& param) const {
-        auto it = rows_.find(kernel + "," + param);
-        if (it == rows_.end()) throw simt::Error({path_, 0, 0}, "no row '" + kernel + "," + param + "'");
-        return it->second;
-    }
+    double get(const std::string& kernel, const std::string& param) const;
+    // The device name the CSV's `device` rows carry in their notes ("" when none).
+    const std::string& device() const { return device_; }
+    const std::vector<std::string>& files() const { return files_; }
+    size_t size() const { return rows_.size(); }
 
 private:
-    std::string path_;
-    std::map<std::string, double> rows_;
+    static std::string key(const std::string& k, const std::string& p) { return k + "," + p; }
+    std::map<std::string, Value> rows_;
+    std::map<std::string, int> kernels_;
+    std::vector<std::string> files_;
+    std::string device_;
 };
 
 // ---------------------------------------------------------------- running traces
@@ -108,39 +113,38 @@ struct StateRow {
     bool top_ok() const { return hw_top == sim_top; }
 };
 
+// The configs a comparison runs on, all from one file and its overrides: the whole GPU, one
+// SM (per-SM rates), one SM with its share of DRAM bandwidth (memory-bound per-SM cases), and the
+// RTX 4060 of the seed (only when `seed_config` is set).
+struct Configs {
+    GpuConfig full, one_sm, one_sm_dram;
+    std::optional<GpuConfig> seed;
+    static Configs load(const std::string& path, const Uniforms& sets, const std::string& seed_path = "");
+};
+
 struct Context {
-    std::string root;
-    HwTable hw, ext;
-    GpuConfig h200, one_sm, one_sm_dram, rtx4060;
+    std::string root;       // the repository (calib/traces/ holds the twins)
+    Measurements hw;
+    Configs cfg;
     std::vector<Row> rows;
     std::vector<StateRow> states;   // warp-state comparisons against Nsight Compute
     std::map<std::string, std::map<std::string, double>> ncu;  // label -> state -> cycles per issue
+    std::vector<std::string> missing;  // rows a comparison wanted that the CSV does not have
+    bool verbose = true;               // one line per row on stderr
 
+    const GpuConfig& h200() const { return cfg.full; }
+    const GpuConfig& one_sm() const { return cfg.one_sm; }
+    const GpuConfig& one_sm_dram() const { return cfg.one_sm_dram; }
     std::string trace(const std::string& name) const { return root + "/calib/traces/" + name + ".isa"; }
+    // Does the CSV hold any row of this kernel? (Groups skip the twins of absent kernels.)
+    bool wants(const std::string& kernel) const { return hw.has_kernel(kernel); }
+    // Adds the row kernel.param with the measured value, or lists it as missing.
     void add(const std::string& group, const std::string& kernel, const std::string& param, double sim,
-             const std::string& unit) {
-        add_row(group, kernel, param, hw.get(kernel, param), sim, unit);
-    }
-    // A row of the extended set (calib_h200_ext.csv).
-    void add_ext(const std::string& group, const std::string& kernel, const std::string& param, double sim,
-                 const std::string& unit) {
-        add_row(group, kernel, param, ext.get(kernel, param), sim, unit);
-    }
-    void add_row(const std::string& group, const std::string& kernel, const std::string& param, double hw_value,
-                 double sim, const std::string& unit) {
-        rows.push_back(Row{group, kernel + "." + param, unit, hw_value, sim});
-        const Row& r = rows.back();
-        std::fprintf(stderr, "  %-44s hw %10.4f  sim %10.4f  %+7.1f%%\n", r.name.c_str(), r.hw, r.sim, r.error_pct());
-    }
+             const std::string& unit, double tol_pct = 5);
 };
 
-inline GpuConfig load(const std::string& root, const std::string& file, Uniforms sets, const Uniforms& what_if) {
-    sets.insert(sets.end(), what_if.begin(), what_if.end());
-    return simt::load_config(root + "/configs/" + file, sets);
-}
-
 // The groups (each adds rows to the context).
-void base_groups(Context& c);
+void base_groups(Context& c);      // latency, throughput, ipc, divergence, trip counts, strides, occupancy, seed
 void extended_groups(Context& c);  // loaded, stores, gathers, atomics, transposes
 void app_groups(Context& c);       // apps, warp order and release, local memory (apps.cpp)
 // Reads calib/results/ncu_h200_ext_states.csv (label,state,cycles_per_issue) into c.ncu.
@@ -148,4 +152,4 @@ void read_ncu_states(Context& c, const std::string& path);
 // Compares a run's warp states with the ncu launch `label` (no row when ncu has none).
 void compare_states(Context& c, const std::string& label, const simt::timing::Stats& s);
 
-}  // namespace validate
+}  // namespace simt::calib

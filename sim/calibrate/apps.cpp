@@ -5,11 +5,11 @@
 // the CUDA grid (noted in its header) is compared at f times its execution time plus the launch.
 // Per-warp distributions come from an observer of warp dispatch and retire (the CUDA kernels read
 // clock64() at the start and end of each warp's work: the same span up to a few cycles).
-#include "bench/validate/validate.hpp"
+#include "sim/calibrate/comparisons.hpp"
 
 #include <algorithm>
 
-namespace validate {
+namespace simt::calib {
 namespace {
 
 using simt::timing::Stats;
@@ -83,9 +83,10 @@ double scaled_us(const Stats& s, double fraction) {
 
 void app_time(Context& c, const char* kernel, const char* param, double fraction, Uniforms u = {},
               double to_unit = 1.0) {
+    if (!c.wants(kernel)) return;
     Trace t(c.trace(kernel));
-    Stats s = t.run(c.h200, u);
-    c.add_ext("apps", kernel, param, scaled_us(s, fraction) * to_unit, to_unit == 1.0 ? "us" : "ms");
+    Stats s = t.run(c.h200(), u);
+    c.add("apps", kernel, param, scaled_us(s, fraction) * to_unit, to_unit == 1.0 ? "us" : "ms");
     compare_states(c, kernel, s);
 }
 
@@ -100,16 +101,17 @@ void apps(Context& c) {
 // Per-warp duration quantiles of a run (rows <prefix>dur_med / dur_p90 in cycles).
 void warp_rows(Context& c, const char* kernel, const std::string& prefix, const Lifetimes& l) {
     auto d = l.durations();
-    c.add_ext("warps", kernel, prefix + "dur_med", Lifetimes::quantile(d, 0.5), "cycles");
-    c.add_ext("warps", kernel, prefix + "dur_p90", Lifetimes::quantile(d, 0.9), "cycles");
+    c.add("warps", kernel, prefix + "dur_med", Lifetimes::quantile(d, 0.5), "cycles");
+    c.add("warps", kernel, prefix + "dur_p90", Lifetimes::quantile(d, 0.9), "cycles");
 }
 
 void divergent_apps(Context& c) {
     for (const char* k : {"raymarch", "spmv_powerlaw"}) {
+        if (!c.wants(k)) continue;
         Trace t(c.trace(k));
         Lifetimes l;
-        Stats s = t.run(c.h200, {}, &l);
-        c.add_ext("apps", k, "us", scaled_us(s, 1), "us");
+        Stats s = t.run(c.h200(), {}, &l);
+        c.add("apps", k, "us", scaled_us(s, 1), "us");
         warp_rows(c, k, "warp_", l);
         compare_states(c, k, s);
     }
@@ -118,9 +120,10 @@ void divergent_apps(Context& c) {
 // Warp order: one SM's share (the CUDA kernels give every SM the same blocks).
 void order(Context& c) {
     for (const char* k : {"order_ffma", "order_dep", "order_mix"}) {
+        if (!c.wants(k)) continue;
         Trace t(c.trace(k));
         Lifetimes l;
-        Stats s = t.run(c.one_sm, {}, &l);
+        Stats s = t.run(c.one_sm(), {}, &l);
         std::vector<double> ratio, spread;
         for (const auto& [sm, v] : l.ends_by_sm()) {
             size_t q = v.size() / 4;
@@ -131,24 +134,26 @@ void order(Context& c) {
             ratio.push_back(lo / hi);
             spread.push_back(mx / mn);
         }
-        c.add_ext("warps", k, "end_oldq_over_youngq", Lifetimes::quantile(ratio, 0.5), "x");
-        c.add_ext("warps", k, "end_max_over_min", Lifetimes::quantile(spread, 0.5), "x");
+        c.add("warps", k, "end_oldq_over_youngq", Lifetimes::quantile(ratio, 0.5), "x");
+        c.add("warps", k, "end_max_over_min", Lifetimes::quantile(spread, 0.5), "x");
         warp_rows(c, k, "", l);
         compare_states(c, k, s);
     }
+    if (!c.wants("release_test")) return;
     Trace t(c.trace("release_test"));
     Lifetimes l;
-    Stats s = t.run(c.one_sm, {}, &l);
-    c.add_ext("warps", "release_test", "max_blocks_per_sm", l.max_blocks_per_sm(), "blocks");
+    Stats s = t.run(c.one_sm(), {}, &l);
+    c.add("warps", "release_test", "max_blocks_per_sm", l.max_blocks_per_sm(), "blocks");
     compare_states(c, "release_test", s);
 }
 
 void local_memory(Context& c) {
     app_time(c, "local_spill", "ms", 1, {}, 1e-3);
+    if (!c.wants("recurse")) return;
     Trace t(c.trace("recurse"));
     for (int depth : {8, 32}) {
-        Stats s = t.run(c.h200, {"depth=" + std::to_string(depth)});
-        c.add_ext("apps", "recurse", "d" + std::to_string(depth) + "_ms", scaled_us(s, 1) / 1000, "ms");
+        Stats s = t.run(c.h200(), {"depth=" + std::to_string(depth)});
+        c.add("apps", "recurse", "d" + std::to_string(depth) + "_ms", scaled_us(s, 1) / 1000, "ms");
         compare_states(c, "recurse.d" + std::to_string(depth), s);
     }
 }
@@ -160,4 +165,4 @@ void app_groups(Context& c) {
     for (auto g : groups) g(c);
 }
 
-}  // namespace validate
+}  // namespace simt::calib
