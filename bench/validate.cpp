@@ -5,10 +5,11 @@
 // calib/results/calib_h200.csv, plus the RTX 4060 seed (calib/traces/seed_stripes.isa), and the
 // extended set of issue 6 (calib_h200_ext.csv: loaded latency, streams, stores, atomics,
 // transposes, app-like kernels) with Nsight Compute's warp states per kernel. The groups are in
-// bench/validate/ (base.cpp, extended.cpp); --only runs one of them.
+// sim/calibrate/ (base.cpp, extended.cpp, apps.cpp); --only runs a set (base, extended, apps) or
+// a group (latency, ipc, atomics, ...: sim/calibrate/*.cpp), and may be given more than once.
 //
 //     validate [--root DIR] [--config FILE.yaml] [--measured FILE.csv ...] [--csv OUT]
-//              [--only base|extended|apps] [--set key.path=value ...]
+//              [--only SET|GROUP ...] [--set key.path=value ...]
 //
 // --config and --measured check any config against any calibration run (default: configs/h200.yaml
 // and the committed H200 results, plus the RTX 4060 seed); comparisons whose rows the CSV lacks
@@ -94,7 +95,8 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
 }
 
 struct Options {
-    std::string root = ".", csv, only;  // only: "base", "extended" or "apps" (default: all)
+    std::string root = ".", csv;
+    std::vector<std::string> only;      // groups or sets (base, extended, apps) to run; default all
     std::string config;                 // default: <root>/configs/h200.yaml (and the RTX 4060 seed)
     std::vector<std::string> measured;  // default: <root>/calib/results/calib_h200{,_ext}.csv
     Uniforms what_if;
@@ -110,13 +112,12 @@ int run(Options o) {
     c.root = root;
     for (const auto& m : o.measured) c.hw.read(m);
     c.cfg = Configs::load(o.config, o.what_if, h200 ? root + "/configs/rtx4060.yaml" : "");
-    if (!c.hw.device().empty() && c.hw.device() != c.cfg.full.name)
+    if (!c.hw.device().empty() && c.cfg.full.name.find(c.hw.device()) == std::string::npos &&
+        c.hw.device().find(c.cfg.full.name) == std::string::npos)
         std::fprintf(stderr, "validate: warning: the measurements are of '%s', the config is '%s'\n",
                      c.hw.device().c_str(), c.cfg.full.name.c_str());
     read_ncu_states(c, root + "/calib/results/ncu_h200_ext_states.csv");
-    if (o.only.empty() || o.only == "base") base_groups(c);
-    if (o.only.empty() || o.only == "extended") extended_groups(c);
-    if (o.only.empty() || o.only == "apps") app_groups(c);
+    run_groups(c, o.only);
     print_table(c.rows);
     print_states(c.states);
     if (!c.missing.empty()) {
@@ -137,18 +138,14 @@ int main(int argc, char** argv) {
         if (std::strcmp(argv[i], "--root") == 0 && i + 1 < argc) o.root = argv[++i];
         else if (std::strcmp(argv[i], "--csv") == 0 && i + 1 < argc) o.csv = argv[++i];
         else if (std::strcmp(argv[i], "--set") == 0 && i + 1 < argc) o.what_if.push_back(argv[++i]);
-        else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) o.only = argv[++i];
+        else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) o.only.push_back(argv[++i]);
         else if (std::strcmp(argv[i], "--config") == 0 && i + 1 < argc) o.config = argv[++i];
         else if (std::strcmp(argv[i], "--measured") == 0 && i + 1 < argc) o.measured.push_back(argv[++i]);
         else {
             std::fprintf(stderr, "usage: validate [--root DIR] [--config FILE.yaml] [--measured FILE.csv ...] [--csv OUT] "
-                                 "[--only base|extended|apps] [--set key.path=value ...]\n");
+                                 "[--only SET|GROUP ...] [--set key.path=value ...]\n");
             return 1;
         }
-    }
-    if (!o.only.empty() && o.only != "base" && o.only != "extended" && o.only != "apps") {
-        std::fprintf(stderr, "validate: --only takes base, extended or apps, not '%s'\n", o.only.c_str());
-        return 1;
     }
     try {
         return simt::calib::run(o);

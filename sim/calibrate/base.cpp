@@ -185,9 +185,10 @@ void seed(Context& c) {
 
 }  // namespace
 
-void base_groups(Context& c) {
-    void (*groups[])(Context&) = {latency, throughput, ipc, divergence, trip_counts, strides, occupancy, seed};
-    for (auto g : groups) g(c);
+std::vector<Group> base_groups() {
+    return {{"latency", "base", latency},       {"throughput", "base", throughput}, {"ipc", "base", ipc},
+            {"divergence", "base", divergence}, {"trip_counts", "base", trip_counts}, {"strides", "base", strides},
+            {"occupancy", "base", occupancy},   {"seed", "base", seed}};
 }
 
 }  // namespace simt::calib

@@ -143,10 +143,19 @@ struct Context {
              const std::string& unit, double tol_pct = 5);
 };
 
-// The groups (each adds rows to the context).
-void base_groups(Context& c);      // latency, throughput, ipc, divergence, trip counts, strides, occupancy, seed
-void extended_groups(Context& c);  // loaded, stores, gathers, atomics, transposes
-void app_groups(Context& c);       // apps, warp order and release, local memory (apps.cpp)
+// A group of comparisons: runs its twins and adds rows to the context. `set` is the calibration
+// set it belongs to (base, extended, apps).
+struct Group {
+    const char* name;
+    const char* set;
+    void (*run)(Context&);
+};
+std::vector<Group> base_groups();      // latency, throughput, ipc, divergence, trip counts, strides, occupancy, seed
+std::vector<Group> extended_groups();  // loaded latency, streams, writes, gathers, atomics, transposes
+std::vector<Group> app_groups();       // apps, warp order and release, local memory (apps.cpp)
+std::vector<Group> all_groups();       // the three, in that order
+// Runs the groups named in `names` (all when empty); unknown names are an error.
+void run_groups(Context& c, const std::vector<std::string>& names);
 // Reads calib/results/ncu_h200_ext_states.csv (label,state,cycles_per_issue) into c.ncu.
 void read_ncu_states(Context& c, const std::string& path);
 // Compares a run's warp states with the ncu launch `label` (no row when ncu has none).

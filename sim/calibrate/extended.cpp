@@ -200,9 +200,10 @@ void compare_states(Context& c, const std::string& label, const Stats& s) {
     c.states.push_back(std::move(r));
 }
 
-void extended_groups(Context& c) {
-    void (*groups[])(Context&) = {chases, streams, writes, gathers, atomics, transposes};
-    for (auto g : groups) g(c);
+std::vector<Group> extended_groups() {
+    return {{"chases", "extended", chases},   {"streams", "extended", streams},
+            {"writes", "extended", writes},   {"gathers", "extended", gathers},
+            {"atomics", "extended", atomics}, {"transposes", "extended", transposes}};
 }
 
 }  // namespace simt::calib

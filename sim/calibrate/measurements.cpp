@@ -1,6 +1,7 @@
 // measurements.cpp: reading calibration CSVs (see comparisons.hpp) with located errors.
 #include "sim/calibrate/comparisons.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace simt::calib {
@@ -81,6 +82,26 @@ Configs Configs::load(const std::string& path, const Uniforms& sets, const std::
     c.one_sm_dram = simt::load_config(path, one);
     if (!seed_path.empty()) c.seed = simt::load_config(seed_path, sets);
     return c;
+}
+
+std::vector<Group> all_groups() {
+    std::vector<Group> g = base_groups();
+    for (auto& x : extended_groups()) g.push_back(x);
+    for (auto& x : app_groups()) g.push_back(x);
+    return g;
+}
+
+void run_groups(Context& c, const std::vector<std::string>& names) {
+    const std::vector<Group> all = all_groups();
+    for (const auto& n : names) {
+        bool known = std::any_of(all.begin(), all.end(), [&](const Group& g) { return n == g.name || n == g.set; });
+        if (!known) throw simt::Error({"--only", 0, 0}, "unknown comparison group '" + n + "'");
+    }
+    for (const Group& g : all)
+        if (names.empty() || std::find_if(names.begin(), names.end(), [&](const std::string& n) {
+                                 return n == g.name || n == g.set;
+                             }) != names.end())
+            g.run(c);
 }
 
 }  // namespace simt::calib
