@@ -84,6 +84,17 @@ Configs Configs::load(const std::string& path, const Uniforms& sets, const std::
     return c;
 }
 
+bool has_twin(const std::string& root, const std::string& kernel) {
+    auto starts = [&](const char* p) { return kernel.rfind(p, 0) == 0; };
+    std::string twin = kernel;
+    if (starts("occ_r")) twin = "occupancy";
+    else if (starts("atom_") || starts("red_")) twin = "atom_global";
+    else if (starts("hist_global_")) twin = "hist_global";
+    else if (kernel == "transpose_tiled_pad") twin = "transpose_tiled";
+    std::error_code ec;
+    return std::filesystem::is_regular_file(root + "/calib/traces/" + twin + ".isa", ec);
+}
+
 std::vector<Group> all_groups() {
     std::vector<Group> g = base_groups();
     for (auto& x : extended_groups()) g.push_back(x);

@@ -14,6 +14,7 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <set>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -131,6 +132,16 @@ void print_fit(const FitResult& f) {
     }
 }
 
+// Kernels of the CSV that no rule and no comparison group reads (a newer calibration set, a typo).
+void warn_unused(const std::string& root, const Measurements& m) {
+    std::set<std::string> used;
+    for (const auto& r : direct_rules()) used.insert(r.substr(r.find("<- ") + 3, r.find('.', r.find("<- ")) - r.find("<- ") - 3));
+    for (const auto& [kernel, v] : m.kernels())
+        if (!used.count(kernel) && !has_twin(root, kernel))
+            std::fprintf(stderr, "%s:%u: warning: no twin or rule uses kernel '%s' (ignored)\n", v.file.c_str(), v.line,
+                         kernel.c_str());
+}
+
 int run_calibrate(const CalOptions& o) {
     Measurements m;
     for (const auto& c : o.csvs) m.read(c);
@@ -159,6 +170,7 @@ int run_calibrate(const CalOptions& o) {
         all.insert(all.end(), f.settings.begin(), f.settings.end());
     }
     print_table(evaluate(o.root, m, o.base, {}, o.groups), evaluate(o.root, m, o.base, as_sets(all), o.groups));
+    warn_unused(o.root, m);
     if (o.dry_run) return 0;
 
     std::string csvs;
