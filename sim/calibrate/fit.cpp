@@ -5,6 +5,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
+#include <thread>
 #include <cmath>
 #include <map>
 
@@ -166,15 +169,44 @@ std::vector<FitParam> default_fit_params() {
     };
 }
 
+// Groups are independent simulations: each runs in its own thread with its own context, and
+// the rows are joined in group order, so the result is the same for any number of cores.
 std::vector<Row> evaluate(const std::string& root, const Measurements& m, const std::string& base_path,
                           const Uniforms& sets, const std::vector<std::string>& groups) {
-    Context c;
-    c.root = root;
-    c.hw = m;
-    c.cfg = Configs::load(base_path, sets);
-    c.verbose = false;
-    run_groups(c, groups);
-    return c.rows;
+    check_group_names(groups);
+    const Configs cfg = Configs::load(base_path, sets);
+    std::vector<std::string> names;
+    for (const Group& g : all_groups())
+        if (groups.empty() || std::count(groups.begin(), groups.end(), g.name) ||
+            std::count(groups.begin(), groups.end(), g.set))
+            names.push_back(g.name);
+    std::vector<Context> ctx(names.size());
+    std::vector<std::exception_ptr> errors(names.size());
+    auto work = [&](size_t i) {
+        try {
+            ctx[i].root = root;
+            ctx[i].hw = m;
+            ctx[i].cfg = cfg;
+            ctx[i].verbose = false;
+            run_groups(ctx[i], {names[i]});
+        } catch (...) {
+            errors[i] = std::current_exception();
+        }
+    };
+    size_t threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(names.size())));
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < threads; ++t)
+        pool.emplace_back([&] {
+            for (size_t i; (i = next++) < names.size();) work(i);
+        });
+    for (auto& t : pool) t.join();
+    std::vector<Row> rows;
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (errors[i]) std::rethrow_exception(errors[i]);
+        rows.insert(rows.end(), ctx[i].rows.begin(), ctx[i].rows.end());
+    }
+    return rows;
 }
 
 double rms_log_error_pct(const std::vector<Row>& rows) { return 100 * std::sqrt(loss(rows, Selection{})); }

@@ -102,12 +102,21 @@ std::vector<Group> all_groups() {
     return g;
 }
 
-void run_groups(Context& c, const std::vector<std::string>& names) {
+void check_group_names(const std::vector<std::string>& names) {
     const std::vector<Group> all = all_groups();
     for (const auto& n : names) {
         bool known = std::any_of(all.begin(), all.end(), [&](const Group& g) { return n == g.name || n == g.set; });
-        if (!known) throw simt::Error({"--only", 0, 0}, "unknown comparison group '" + n + "'");
+        if (!known) {
+            std::string list;
+            for (const Group& g : all) list += std::string(list.empty() ? "" : ", ") + g.name;
+            throw simt::Error({n, 0, 0}, "unknown comparison group (sets: base, extended, apps; groups: " + list + ")");
+        }
     }
+}
+
+void run_groups(Context& c, const std::vector<std::string>& names) {
+    const std::vector<Group> all = all_groups();
+    check_group_names(names);
     for (const Group& g : all)
         if (names.empty() || std::find_if(names.begin(), names.end(), [&](const std::string& n) {
                                  return n == g.name || n == g.set;
