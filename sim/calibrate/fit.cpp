@@ -96,9 +96,11 @@ private:
 std::string best_value(Evaluator& ev, const FitParam& p, const std::string& start, const Selection& sel, int budget) {
     std::string best = start;
     double best_loss = loss(ev.rows(start), sel);
+    // A value replaces the best only if it lowers the loss by more than 0.5 % of it (noise in the
+    // last digit of a rate is no reason to move a parameter).
     auto consider = [&](const std::string& v) {
         double l = loss(ev.rows(v), sel);
-        if (l < best_loss - 1e-12) best_loss = l, best = v;
+        if (l < best_loss * 0.995 - 1e-12) best_loss = l, best = v;
         return l;
     };
     if (p.kind == FitParam::Kind::Choice) {
@@ -147,6 +149,12 @@ ParamReport fit_param(const std::string& root, const Measurements& m, const std:
     r.after = best_value(ev, p, r.before, all, o.budget);
     r.err_before = 100 * std::sqrt(loss(ev.rows(r.before), all));
     r.err_after = 100 * std::sqrt(loss(ev.rows(r.after), all));
+    // A fit that does not generalise (held out, it is no better than the start) is not taken.
+    if (r.cv_err >= 0 && r.cv_err >= r.err_before * 0.995 && r.after != r.before) {
+        r.rejected = r.after;
+        r.after = r.before;
+        r.err_after = r.err_before;
+    }
     if (o.log)
         o.log(p.key + ": " + r.before + " -> " + r.after + " (" + std::to_string(ev.evaluations()) +
               " simulated values)");

@@ -9,7 +9,8 @@
 // the same budgets give the same config on every machine.
 // k-fold cross-validation: the rows of each parameter's groups are dealt into k folds (row i goes
 // to fold i mod k); the parameter is fitted on k-1 folds and its error measured on the held-out one,
-// so the report shows whether the fit generalises or memorises.
+// so the report shows whether the fit generalises or memorises. A value whose held-out error is no
+// better than the starting value's is not taken (the report names it).
 // Leaves out: joint fits of several parameters at once, and gradient-based methods (the simulator
 // is a step function of most parameters).
 #pragma once
@@ -45,6 +46,7 @@ struct ParamReport {
     std::string key, before, after;
     double err_before = 0, err_after = 0;  // RMS log error of its groups' rows, in % (in-sample)
     double cv_err = -1;                    // held-out RMS log error over the folds, in % (-1: none)
+    std::string rejected;                  // the in-sample best, when held out it was no better
     size_t rows = 0;
 };
 

@@ -128,6 +128,7 @@ void print_fit(const FitResult& f) {
         std::printf("  %-28s %10s -> %-10s %3zu cases  %6.1f%% -> %6.1f%%", p.key.c_str(), p.before.c_str(),
                     p.after.c_str(), p.rows, p.err_before, p.err_after);
         if (p.cv_err >= 0) std::printf("  held-out %6.1f%%", p.cv_err);
+        if (!p.rejected.empty()) std::printf("  (kept: %s did not generalise)", p.rejected.c_str());
         std::printf("\n");
     }
 }
