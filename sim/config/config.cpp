@@ -41,7 +41,7 @@ const KeyList kSmKeys = {"count", "sub_partitions", "max_warps", "max_blocks",
                          "max_regs_per_thread", "shared_bytes", "shared_alloc_unit",
                          "shared_reserved_per_block"};
 const KeyList kSchedulerKeys = {"policy", "active_set"};
-const KeyList kPolicyNames = {"lrr", "gto", "two_level"};   // SchedPolicy order
+const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty"};   // SchedPolicy order
 const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache"};
 const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch",
                             "int_div_instructions", "int_div_latency"};
@@ -337,6 +337,7 @@ const char* policy_name(SchedPolicy p) {
         case SchedPolicy::Lrr: return "lrr";
         case SchedPolicy::Gto: return "gto";
         case SchedPolicy::TwoLevel: return "two_level";
+        case SchedPolicy::Gty: return "gty";
     }
     return "?";
 }

@@ -14,7 +14,7 @@
 
 namespace simt {
 
-enum class SchedPolicy : uint8_t { Lrr, Gto, TwoLevel };
+enum class SchedPolicy : uint8_t { Lrr, Gto, TwoLevel, Gty };
 
 struct PipeSpec {
     uint32_t interval = 1;   // cycles one warp instruction occupies the pipe of its

@@ -49,10 +49,10 @@ const char* stall_hint(StallReason r) {
             return "chains of dependent math: give each warp independent instructions (ILP) or more warps";
         case StallReason::MathPipeThrottle:
             return "a pipe is saturated (compute-bound): move work to a cheaper pipe (fp32 not fp64, "
-                   "shifts not integer division, fewer special functions)";
+                   "shifts not integer multiply, fewer dependent chains on one pipe)";
         case StallReason::MioThrottle:
-            return "the MIO queue is full: fewer shared-memory/shuffle/special instructions, v4 accesses, "
-                   "fewer bank conflicts";
+            return "the MIO queue is full: fewer shared-memory/shuffle/special-function (sin, rsqrt, ex2, "
+                   "integer division) instructions, v4 accesses, fewer bank conflicts";
         case StallReason::LgThrottle:
             return "too many global/local requests in flight: fewer and wider (v4) accesses, coalesce, "
                    "avoid local-memory spills";
