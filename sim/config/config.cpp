@@ -42,7 +42,8 @@ const KeyList kSmKeys = {"count", "sub_partitions", "max_warps", "max_blocks",
                          "shared_reserved_per_block"};
 const KeyList kSchedulerKeys = {"policy", "active_set"};
 const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty"};   // SchedPolicy order
-const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache"};
+const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache", "read_queue_cycles",
+                               "read_ahead"};
 const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch",
                             "int_div_instructions", "int_div_latency"};
 const KeyList kPipeKeys = {"lanes", "interval", "latency"};
@@ -97,6 +98,8 @@ GpuConfig::RegFile read_regfile(const Section& s) {
     rf.banks = s.u32("banks", 1, 64);
     rf.reads_per_bank = s.u32("reads_per_bank", 1);
     rf.reuse_cache = s.boolean("reuse_cache");
+    rf.read_queue_cycles = s.u32("read_queue_cycles", 0, 64);
+    rf.read_ahead = s.boolean("read_ahead");
     return rf;
 }
 
@@ -224,6 +227,12 @@ void check_scheduler(const Reader& r, const GpuConfig& c) {
                 "; got " + num(c.scheduler.active_set));
 }
 
+void check_regfile(const Reader& r, const GpuConfig::RegFile& rf) {
+    require(r, uint64_t(rf.banks) * rf.reads_per_bank <= 64, "regfile.reads_per_bank",
+            "expected at most 64 read ports in all (" + ref(r, "regfile.banks", rf.banks) +
+                " x reads_per_bank); got " + num(rf.reads_per_bank));
+}
+
 void check_pipes(const Reader& r, const GpuConfig::Pipes& p) {
     // For these pipes latency is issue-to-result of the whole warp; its last
     // lanes enter the pipe interval - 1 cycles after issue.
@@ -317,6 +326,7 @@ GpuConfig load_config_text(const std::string& yaml_text, const std::string& name
         c.source_file = name;
         check_sm(r, c.sm);
         check_scheduler(r, c);
+        check_regfile(r, c.regfile);
         check_pipes(r, c.pipes);
         check_memory(r, c.memory);
         return c;

@@ -60,6 +60,9 @@ struct GpuConfig {
         uint32_t banks = 2;             // banks per sub-partition
         uint32_t reads_per_bank = 1;    // operand reads per bank per cycle
         bool reuse_cache = true;        // operand reuse cache hides a repeated source register
+        uint32_t read_queue_cycles = 0; // bank reads that may still be queued behind an issue before the
+                                        // scheduler stalls (0: every conflict cycle holds it)
+        bool read_ahead = false;        // ready operands are read while the warp waits for the others
     } regfile;
 
     struct Pipes {

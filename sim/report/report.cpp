@@ -366,6 +366,7 @@ void write_json(std::ostream& out, const RunInfo& run, const Stats& s) {
         .field("operand_reads", s.regfile.operand_reads)
         .field("reuse_hits", s.regfile.reuse_hits)
         .field("bank_conflict_cycles", s.regfile.bank_conflict_cycles)
+        .field("bank_hold_cycles", s.regfile.bank_hold_cycles)
         .end_object();
     j.begin_array("per_pc");
     for (size_t pc = 0; pc < s.per_pc.size(); ++pc) {

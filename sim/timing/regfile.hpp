@@ -3,8 +3,9 @@
 // A sub-partition's register file has regfile.banks banks (register r lives
 // in bank r % banks), each serving reads_per_bank operand reads per cycle.
 // An instruction whose distinct source registers need more reads from one
-// bank than that waits ceil(reads / reads_per_bank) - 1 extra cycles before
-// dispatch (warp state dispatch_stall; the scheduler's issue slot is held).
+// bank than that needs ceil(reads / reads_per_bank) - 1 extra cycles
+// (bank_conflict_cycles: the cost alone; read_ports.hpp times the reads of
+// all instructions on the ports, which decides what holds the scheduler).
 // The reuse cache (as on Volta and later), one per scheduler: a source register
 // that was read in the same operand slot by the scheduler's previous instruction,
 // issued by the same warp, is served from the cache, not a bank. Another warp's
@@ -33,12 +34,21 @@ namespace simt::timing {
 
 using ReuseCache = std::array<uint16_t, kReuseSlots>;  // register last read per operand slot (kNoReg: none)
 
+// The distinct registers an instruction reads from the banks (not from the reuse cache).
+struct BankReads {
+    uint8_t n = 0;
+    std::array<uint16_t, kReuseSlots> reg{};
+};
+
 inline void clear_reuse(ReuseCache& c) { c.fill(kNoReg); }
 
 // Extra dispatch cycles of `d` for a warp whose reuse cache is `reuse`;
 // updates the cache and the counters.
 uint32_t bank_conflict_cycles(const DecodedInst& d, ReuseCache& reuse, const GpuConfig::RegFile& spec,
                               RegFileStats& stats);
+// The registers d reads from the banks for a warp whose reuse cache is `reuse`
+// (all of its distinct reads when the cache is off); updates the cache.
+BankReads bank_reads(const DecodedInst& d, ReuseCache& reuse, const GpuConfig::RegFile& spec, uint64_t& hits);
 
 constexpr uint32_t kNoPc = 0xffffffffu;  // a warp that has issued nothing yet (empty reuse cache)
 
@@ -58,11 +68,22 @@ public:
         stats.bank_conflict_cycles += m.cost.bank_conflict_cycles;
         return uint32_t(m.cost.bank_conflict_cycles);
     }
+    // The bank reads of the instruction at pc after prev (see extra_cycles);
+    // counts the reads and reuse hits (the conflict cycles are the caller's).
+    const BankReads& reads(uint32_t prev, uint32_t pc, RegFileStats& stats) {
+        Memo& m = memo_[pc];
+        if (m.prev != prev) compute(prev, pc, m);
+        stats.operand_reads += m.cost.operand_reads;
+        stats.reuse_hits += m.cost.reuse_hits;
+        return m.reads;
+    }
+    bool enabled() const { return spec_.model_banks && spec_.banks != 0; }
 
 private:
     struct Memo {
         uint32_t prev = kNoPc - 1;  // the predecessor `cost` is for (kNoPc - 1: none yet)
         RegFileStats cost;
+        BankReads reads;
     };
     void compute(uint32_t prev, uint32_t pc, Memo& m) const;
 

@@ -218,7 +218,7 @@ uint64_t Sm::mio_access(const DecodedInst& d, const func::DynInst& dyn, uint64_t
     }
 }
 
-uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp) {
+uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_delay) {
     const uint32_t pc = w.pc;
     const DecodedInst& d = ctx_.code[pc];
     const IssueCost& c = ctx_.cost[pc];
@@ -236,10 +236,10 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp) {
     ++issued_;
 
     // Result time and pipe occupancy.
-    uint64_t done = t + c.latency;
+    uint64_t done = t + c.latency + operand_delay;
     if (d.mem != MemKind::None) {
-        if (d.lat == isa::Lat::L1tex) done = l1tex_access(d, dyn, t);
-        else if (d.lat == isa::Lat::Mio) done = mio_access(d, dyn, t);
+        if (d.lat == isa::Lat::L1tex) done = l1tex_access(d, dyn, t) + operand_delay;
+        else if (d.lat == isa::Lat::Mio) done = mio_access(d, dyn, t) + operand_delay;
         w.mem_done = std::max(w.mem_done, done);
     }
     if (d.unit == Unit::L1tex || d.unit == Unit::Mio) shared_reserved_ = true;

@@ -73,8 +73,9 @@ public:
         if (t < w.operand_ready) block(w, w.operand_why, w.operand_ready, t);
         else w.candidate = true;
     }
-    // Issues w's next instruction at cycle t; returns the issue slots it takes.
-    uint32_t issue(TWarp& w, uint64_t t, SubPartition& sp);
+    // Issues w's next instruction at cycle t, its operands `operand_delay`
+    // cycles late (register-bank reads); returns the issue slots it takes.
+    uint32_t issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_delay = 0);
 
 private:
     struct BlockRec {

@@ -21,7 +21,7 @@ bool waits_for_pipe(const DecodedInst& d) { return d.unit == Unit::Math || d.uni
 }  // namespace
 
 SubPartition::SubPartition(Sm& sm, uint32_t index, Context& ctx)
-    : policy_(make_policy(ctx.cfg.scheduler)), sm_(sm), index_(index), ctx_(ctx), log_(ctx.log),
+    : policy_(make_policy(ctx.cfg.scheduler)), ports_(ctx.cfg.regfile), sm_(sm), index_(index), ctx_(ctx), log_(ctx.log),
       code_(ctx.code.data()) {
     uint32_t nsp = std::max(ctx.cfg.sm.sub_partitions, 1u);
     uint32_t local = (ctx.cfg.sm.max_warps + nsp - 1) / nsp;
@@ -200,12 +200,18 @@ inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
     // The operand reuse cache belongs to the scheduler: it still holds this warp's
     // operands only if this warp issued the scheduler's previous instruction.
     const uint32_t prev = last_warp_ == i ? w.reuse_pc : kNoPc;
-    const uint32_t extra = ctx_.banks.extra_cycles(prev, w.pc, ctx_.stats.regfile);
+    ReadPorts::Timing rd;
+    if (ctx_.banks.enabled()) {
+        const BankReads& reads = ctx_.banks.reads(prev, w.pc, ctx_.stats.regfile);
+        if (reads.n) rd = ports_.schedule(reads, *w.sb, std::max(w.last_issue, w.branch_ready), t);
+        ctx_.stats.regfile.bank_conflict_cycles += rd.own;
+        ctx_.stats.regfile.bank_hold_cycles += rd.hold;
+    }
     w.reuse_pc = w.pc;
     last_warp_ = i;
-    if (extra) log_.set(w, StallReason::DispatchStall, w.pc, t);
-    const uint64_t ti = t + extra;
-    const uint32_t slots = sm_.issue(w, ti, *this);
+    if (rd.hold) log_.set(w, StallReason::DispatchStall, w.pc, t);
+    const uint64_t ti = t + rd.hold;
+    const uint32_t slots = sm_.issue(w, ti, *this, rd.late);
     busy_until_ = ti + slots;
     if (pipes.free_at[int(d.pipe)] > t + 1) open_window(int(d.pipe), t);
     view_[i].last_issue = w.last_issue;

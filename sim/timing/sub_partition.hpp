@@ -11,8 +11,10 @@
 //      pipe or unit frees (it can only free later, never earlier); a waiting
 //      warp is eligible when its pipe is free (one test per pipe, not per warp);
 //   3. if the scheduler is not still dispatching an earlier instruction, the
-//      policy picks one eligible warp; its register-bank conflicts delay its
-//      dispatch (dispatch_stall), then it issues (selected) through Sm::issue;
+//      policy picks one eligible warp; its register reads are scheduled on the
+//      bank ports (read_ports.hpp): a conflict delays its operands, and what
+//      exceeds the read queue holds the scheduler (dispatch_stall); then it
+//      issues (selected) through Sm::issue;
 //      the other eligible candidates are not_selected (waiting warps are
 //      settled lazily: throttled while their pipe is busy, not_selected
 //      otherwise, see accounting.hpp). The issued warp's next state is known
@@ -28,6 +30,7 @@
 
 #include "sim/timing/context.hpp"
 #include "sim/timing/pipes.hpp"
+#include "sim/timing/read_ports.hpp"
 #include "sim/timing/scheduler/policy.hpp"
 #include "sim/timing/warp.hpp"
 
@@ -100,6 +103,7 @@ private:
     uint64_t next_after(uint64_t t, bool issued) const;
 
     PipeWindows windows_;                // busy windows of the pipes (lazy accounting)
+    ReadPorts ports_;                    // the register banks' read ports
     Sm& sm_;
     uint32_t index_;
     Context& ctx_;
