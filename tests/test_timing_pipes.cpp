@@ -149,6 +149,38 @@ TEST_CASE("timing: an emulated integer division holds the scheduler and has its 
     CHECK(r.stats.stall_cycles[int(StallReason::Selected)] == 16 + 3);
 }
 
+TEST_CASE("timing: a MUFU reading an FP32 result pays the SFU's handoff, a MUFU or FP32 reader does not", "[timing]") {
+    GpuConfig c = small_config();  // fma latency 4, sfu latency 20
+    c.pipes.sfu.handoff = 2;
+    Recorder rec;
+    // fmul at 0 -> sin at 4 + 2; sin -> sin at 6 + 20 (same pipe); sin -> fadd at 26 + 20 (fma.handoff 0).
+    auto r = run(one_warp("fmul r1, r0, r0\nsin r2, r1\nsin r3, r2\nfadd r4, r3, r3\n"), c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 1) == std::vector<uint64_t>{6});
+    CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{26});
+    CHECK(rec.issue_cycles(0, 3) == std::vector<uint64_t>{46});
+    CHECK(r.stats.stall_cycles[int(StallReason::Wait)] == 5);  // the fmul's result, handoff included
+    c.pipes.sfu.handoff = 0;
+    Recorder plain;
+    run(one_warp("fmul r1, r0, r0\nsin r2, r1\n"), c, {true, &plain, {}});
+    CHECK(plain.issue_cycles(0, 1) == std::vector<uint64_t>{4});
+}
+
+TEST_CASE("timing: integer divisions are bound by their MUFU-class instructions on the SFU", "[timing]") {
+    GpuConfig c = small_config();  // sfu interval 8, 16 issue slots per division
+    c.sm.sub_partitions = 1;
+    c.pipes.int_div_mufu_instructions = 3;
+    Recorder rec;
+    // Two warps, one udiv each: warp 0's at 0 holds the scheduler 16 slots and the SFU
+    // 3 x 8 = 24 cycles; warp 1's issues at 24 (not_selected at 0, then mio_throttle while the
+    // SFU is busy, 1 to 24: the MUFU queue).
+    auto r = run(".kernel t\n.grid 1\n.block 64\n.regs 4\nudiv r1, r2, 3\nexit\n", c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 0) == std::vector<uint64_t>{0});
+    CHECK(rec.issue_cycles(1, 0) == std::vector<uint64_t>{24});
+    CHECK(r.stats.stall_cycles[int(StallReason::MioThrottle)] == 23);
+    CHECK(r.stats.pipes[int(isa::Pipe::Sfu)].busy_cycles == 2 * 24);
+    CHECK(r.stats.pipes[int(isa::Pipe::Alu)].issued == 0);
+}
+
 TEST_CASE("timing: a taken branch costs branch latency before its target issues", "[timing]") {
     GpuConfig c = small_config();
     Recorder rec;

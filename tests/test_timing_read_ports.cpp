@@ -29,7 +29,7 @@ TEST_CASE("read ports: a conflict hides behind a dependence, queues behind the i
     ReadPorts ports(spec);
     Scoreboard sb;
     sb.reset();
-    sb.set(scoreboard_slot(4), 10, StallReason::Wait);  // r4 comes from a producer at 10
+    sb.set(scoreboard_slot(4), 10, StallReason::Wait, isa::Pipe::Fma);  // r4 comes from a producer at 10
     // r2, r6 ready long ago: read at 8 and 9 while the warp waits; r4 at 10. On time.
     auto a = ports.schedule(reads({2, 4, 6}), sb, 8, 10);
     CHECK(a.own == 0);

@@ -45,8 +45,8 @@ const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty"};   // SchedPolic
 const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache", "read_queue_cycles",
                                "read_ahead"};
 const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch",
-                            "int_div_instructions", "int_div_latency"};
-const KeyList kPipeKeys = {"lanes", "interval", "latency"};
+                            "int_div_instructions", "int_div_mufu_instructions", "int_div_latency"};
+const KeyList kPipeKeys = {"lanes", "interval", "latency", "handoff"};
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks",
                              "const_latency", "tex_latency", "atomic_latency", "dram_latency",
                              "dram_bandwidth_gbs", "max_outstanding_per_sm",
@@ -125,6 +125,7 @@ PipeSpec read_pipe(const Section& p) {
         }
     }
     spec.latency = p.u32("latency", 1);
+    spec.handoff = p.u32("handoff", 0, 64);
     return spec;
 }
 
@@ -138,6 +139,7 @@ GpuConfig::Pipes read_pipes(const Section& s) {
     pipes.tex = read_pipe(s.section("tex", kPipeKeys));
     pipes.branch = read_pipe(s.section("branch", kPipeKeys));
     pipes.int_div_instructions = s.u32("int_div_instructions", 1);
+    pipes.int_div_mufu_instructions = s.u32("int_div_mufu_instructions", 1, 64);
     pipes.int_div_latency = s.u32("int_div_latency", 1);
     return pipes;
 }
@@ -246,6 +248,9 @@ void check_pipes(const Reader& r, const GpuConfig::Pipes& p) {
                     (note.empty() ? "" : ", " + note) +
                     ": the last lanes of a warp enter the pipe that late); got " + num(spec->latency));
     }
+    require(r, p.int_div_mufu_instructions <= p.int_div_instructions, "pipes.int_div_mufu_instructions",
+            "expected at most " + ref(r, "pipes.int_div_instructions", p.int_div_instructions) +
+                ", since they are part of the sequence; got " + num(p.int_div_mufu_instructions));
     require(r, p.int_div_latency >= p.int_div_instructions, "pipes.int_div_latency",
             "expected at least " + ref(r, "pipes.int_div_instructions", p.int_div_instructions) +
                 ", since the sequence issues at most one instruction per cycle; got " +

@@ -22,6 +22,8 @@ struct PipeSpec {
                              // FMA 1, SFU 8 (4 lanes), FP64 64 on AD107 (1:64), 2 on GH100
     uint32_t latency = 4;    // cycles from issue to result (fixed-latency pipes) or
                              // to the scoreboard release (variable-latency pipes: sfu)
+    uint32_t handoff = 0;    // extra cycles before an instruction of this pipe can read a
+                             // register that another pipe produced (cross-pipe forwarding)
 };
 
 struct CacheSpec {
@@ -68,6 +70,7 @@ struct GpuConfig {
     struct Pipes {
         PipeSpec fma, alu, sfu, fp64, lsu, tex, branch;
         uint32_t int_div_instructions = 0;  // issue slots of one emulated integer division
+        uint32_t int_div_mufu_instructions = 0;  // of which MUFU-class (I2F, RCP, F2I): its SFU occupancy
         uint32_t int_div_latency = 0;       // dependent latency of one emulated division
     } pipes;
 

@@ -74,7 +74,7 @@ void Sm::dispatch(uint64_t block_index, uint64_t t) {
         w.sb = &scoreboards_[next_slot];
         w.sb->reset();
         w.reuse_pc = kNoPc;
-        if (!fw.done()) w.operand_ready = w.sb->ready_for(ctx_.code[w.pc], w.operand_why);
+        if (!fw.done()) w.operand_ready = w.sb->ready_for(ctx_.code[w.pc], w.operand_why, ctx_.cost[w.pc].handoff);
         else { w.draining = true; w.hold_pc = 0; }
         ctx_.log.open(w, StallReason::NoInstruction, w.pc, t);
         b.slots.push_back(next_slot);
@@ -244,7 +244,7 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
     }
     if (d.unit == Unit::L1tex || d.unit == Unit::Mio) shared_reserved_ = true;
     sp.pipes.free_at[int(d.pipe)] = t + c.busy;
-    for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces);
+    for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces, d.pipe);
 
     ctx_.log.set(w, StallReason::Selected, pc, t);
     w.candidate = false;
@@ -266,7 +266,7 @@ void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t
     uint32_t next = w.fwarp->next_pc();
     if (next != pc + 1 || dyn.diverged) w.branch_ready = t + ctx_.cfg.pipes.branch.latency;
     w.pc = next;
-    w.operand_ready = w.sb->ready_for(ctx_.code[next], w.operand_why);
+    w.operand_ready = w.sb->ready_for(ctx_.code[next], w.operand_why, ctx_.cost[next].handoff);
     if (dyn.barrier) {
         w.at_barrier = true;
         w.hold_pc = pc;
