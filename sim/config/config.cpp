@@ -39,7 +39,8 @@ const KeyList kTopKeys = {"name", "clock_mhz", "max_warp_instructions", "sm", "s
 const KeyList kSmKeys = {"count", "sub_partitions", "max_warps", "max_blocks",
                          "max_threads_per_block", "registers", "reg_alloc_unit",
                          "max_regs_per_thread", "shared_bytes", "shared_alloc_unit",
-                         "shared_reserved_per_block"};
+                         "shared_reserved_per_block", "warp_release"};
+const KeyList kWarpReleaseNames = {"block", "slot", "slot_and_registers"};  // WarpRelease order
 const KeyList kSchedulerKeys = {"policy", "active_set"};
 const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty"};   // SchedPolicy order
 const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache", "read_queue_cycles",
@@ -82,6 +83,7 @@ GpuConfig::Sm read_sm(const Section& s) {
     sm.shared_bytes = s.u32("shared_bytes", 0);
     sm.shared_alloc_unit = s.u32("shared_alloc_unit", 1);
     sm.shared_reserved_per_block = s.u32("shared_reserved_per_block", 0);
+    sm.warp_release = static_cast<WarpRelease>(s.choice("warp_release", kWarpReleaseNames));
     return sm;
 }
 

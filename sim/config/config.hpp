@@ -15,6 +15,9 @@
 namespace simt {
 
 enum class SchedPolicy : uint8_t { Lrr, Gto, TwoLevel, Gty };
+// What a warp that exits gives back before its block ends (sm.warp_release):
+// nothing (block: all at the block's end), its warp slot, or its slot and registers.
+enum class WarpRelease : uint8_t { Block, Slot, SlotAndRegisters };
 
 struct PipeSpec {
     uint32_t interval = 1;   // cycles one warp instruction occupies the pipe of its
@@ -50,6 +53,7 @@ struct GpuConfig {
         uint32_t shared_bytes = 0;      // shared memory per SM usable by blocks
         uint32_t shared_alloc_unit = 0; // per-block shared memory granularity (bytes)
         uint32_t shared_reserved_per_block = 0;  // bytes the system reserves per block
+        WarpRelease warp_release = WarpRelease::Block;  // shared memory and the block slot always wait for the block
     } sm;
 
     struct Scheduler {

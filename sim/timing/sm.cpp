@@ -9,7 +9,7 @@
 namespace simt::timing {
 
 Sm::Sm(uint32_t index, Context& ctx)
-    : index_(index), ctx_(ctx), slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), l1_(ctx.cfg, ctx.l2, ctx.stats.memory) {
+    : index_(index), ctx_(ctx), res_(ctx.cfg.sm, ctx.footprint), slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), l1_(ctx.cfg, ctx.l2, ctx.stats.memory) {
     uint32_t n = std::max(ctx.cfg.sm.sub_partitions, 1u);
     for (uint32_t i = 0; i < n; ++i) sps_.push_back(std::make_unique<SubPartition>(*this, i, ctx));
     sp_next_.assign(n, kNever);
@@ -17,14 +17,7 @@ Sm::Sm(uint32_t index, Context& ctx)
 
 // ---------------------------------------------------------------- dispatch
 
-bool Sm::fits() const {
-    const BlockFootprint& f = ctx_.footprint;
-    const auto& sm = ctx_.cfg.sm;
-    return used_warps_ + f.warps <= sm.max_warps &&
-           (!f.counts_as_block || used_blocks_ < sm.max_blocks) &&
-           uint64_t(used_regs_) + f.registers <= sm.registers &&
-           uint64_t(used_shared_) + f.shared <= sm.shared_bytes;
-}
+bool Sm::fits() const { return res_.fits(); }
 
 void Sm::count_residency(uint64_t t, int delta) {
     SmStats& s = ctx_.stats.per_sm[index_];
@@ -37,11 +30,7 @@ void Sm::count_residency(uint64_t t, int delta) {
 }
 
 void Sm::dispatch(uint64_t block_index, uint64_t t) {
-    const BlockFootprint& f = ctx_.footprint;
-    used_warps_ += f.warps;
-    used_blocks_ += f.counts_as_block ? 1 : 0;
-    used_regs_ += f.registers;
-    used_shared_ += f.shared;
+    res_.take_block();
 
     size_t bi = 0;
     while (bi < blocks_.size() && blocks_[bi].used) ++bi;
@@ -93,12 +82,13 @@ void Sm::retire(TWarp& w, uint64_t t) {
     count_residency(t, -1);
     ctx_.last_retire = std::max(ctx_.last_retire, t);
     BlockRec& b = blocks_[w.block_slot];
+    if (res_.release_warp()) {
+        // Its slot leaves the block's list: another block's warp may take it.
+        std::erase(b.slots, w.id.slot);
+        ctx_.dispatch_pending = true;
+    }
     if (--b.live > 0) return;
-    const BlockFootprint& f = ctx_.footprint;
-    used_warps_ -= f.warps;
-    used_blocks_ -= f.counts_as_block ? 1 : 0;
-    used_regs_ -= f.registers;
-    used_shared_ -= f.shared;
+    res_.release_block();
     if (ctx_.observer) ctx_.observer->on_block_retired(t, b.index, index_);
     b.used = false;
     b.fblock.reset();
@@ -293,7 +283,7 @@ void Sm::release_barrier_if_ready(BlockRec& b, uint64_t t) {
 
 std::string Sm::describe(uint64_t t) const {
     std::ostringstream os;
-    os << "sm " << index_ << ": " << resident_warps_ << " resident warps, " << used_blocks_
+    os << "sm " << index_ << ": " << resident_warps_ << " resident warps, " << res_.blocks()
        << " blocks; L1TEX outstanding " << l1_.outstanding() << ", tag stage free at " << l1_.tag_free()
        << "; MIO free at " << mio_.free_at << '\n';
     for (const auto& sp : sps_)

@@ -6,7 +6,8 @@
 // Sm::issue executes an instruction functionally and times it: pipe
 // occupancy, result latency (fixed, SFU, memory), scoreboard, branches,
 // barriers, exit and drain. A warp retires when its drain ends; a block
-// retires when its last warp does, freeing its resources from that cycle.
+// retires when its last warp does, freeing its resources from that cycle
+// (with sm.warp_release, a warp's slot and registers already when it retires).
 //
 // Left out: instruction fetch and the instruction cache, the block
 // launch pipeline beyond a fixed block_launch_cycles delay.
@@ -14,6 +15,7 @@
 
 #include "sim/timing/context.hpp"
 #include "sim/timing/memory/l1.hpp"
+#include "sim/timing/resources.hpp"
 #include "sim/timing/sub_partition.hpp"
 #include "sim/timing/warp.hpp"
 
@@ -102,6 +104,7 @@ private:
 
     uint32_t index_;
     Context& ctx_;
+    SmResources res_;                             // warp and block slots, registers, shared memory in use
     std::vector<TWarp> slots_;                    // max_warps, fixed addresses
     std::vector<Scoreboard> scoreboards_;         // one per slot
     std::vector<BlockRec> blocks_;
@@ -109,9 +112,7 @@ private:
     std::vector<uint64_t> sp_next_;               // each one's next_event(), kept in step (few cache lines per tick)
     L1Tex l1_;
     MioStage mio_;
-    // resources in use
     bool shared_reserved_ = false;                // an L1TEX/MIO request entered in this tick
-    uint32_t used_warps_ = 0, used_blocks_ = 0, used_regs_ = 0, used_shared_ = 0;
     uint64_t next_event_ = kNever;
     // residency accounting (SmStats)
     uint64_t issued_ = 0;
