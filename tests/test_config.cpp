@@ -537,6 +537,23 @@ TEST_CASE("config: no bad value makes the loader fail other than with simt::Erro
     CHECK(checked > 500);
 }
 
+TEST_CASE("config: datapath names map pipe classes to shared datapaths", "[config]") {
+    GpuConfig c = load_config(config_path("h200.yaml"),
+                              {"pipes.fma.datapaths=fma_heavy fma_lite", "pipes.imad.datapaths=fma_heavy"});
+    const auto& n = c.pipes.datapath_names;
+    REQUIRE(n.size() >= 2);
+    CHECK(n[0] == "fma_heavy");
+    CHECK(n[1] == "fma_lite");
+    CHECK(c.pipes.fma.datapaths == 0b11);
+    CHECK(c.pipes.imad.datapaths == 0b01);  // shares fma_heavy
+    CHECK(c.pipes.alu.datapaths == c.pipes.iadd.datapaths);
+    const std::string base = shipped("h200.yaml");
+    simt::Error bad = load_error(base, {"pipes.imad.datapaths=fma-heavy"});
+    CHECK_THAT(bad.message(), Contains("pipes.imad.datapaths") && Contains("datapath names"));
+    simt::Error none = load_error(base, {"pipes.imad.datapaths=\"  \""});
+    CHECK_THAT(none.message(), Contains("pipes.imad.datapaths"));
+}
+
 TEST_CASE("config: policy names round-trip", "[config]") {
     CHECK(std::string(simt::policy_name(simt::SchedPolicy::Lrr)) == "lrr");
     CHECK(std::string(simt::policy_name(simt::SchedPolicy::Gto)) == "gto");

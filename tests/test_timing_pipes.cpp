@@ -181,6 +181,28 @@ TEST_CASE("timing: integer divisions are bound by their MUFU-class instructions 
     CHECK(r.stats.pipes[int(isa::Pipe::Alu)].issued == 0);
 }
 
+TEST_CASE("timing: pipe classes share datapaths as the table says (FP32 on two, IMAD on one of them)", "[timing]") {
+    GpuConfig c = small_config();
+    const uint16_t heavy = 1u << 0, lite = 1u << 1;  // (bits of the small machine's own classes, reused as names)
+    c.pipes.fma = {2, 4, 0, uint16_t(heavy | lite)};
+    c.pipes.alu = {2, 4, 0, uint16_t(1u << 2)};
+    c.pipes.imad = {2, 4, 0, heavy};
+    c.pipes.iadd = {2, 4, 0, uint16_t(1u << 2)};
+    c.pipes.sfu.datapaths = 1u << 3;
+    Recorder rec;
+    // FP32 alternates over both datapaths: one per cycle. Then imad takes heavy at 3 (until 5);
+    // ffma at 4 takes lite (until 6); ffma at 5 takes heavy (free at 5, until 7); the next imad
+    // needs heavy: at 7 (math_pipe_throttle 6..7).
+    auto r = run(one_warp("ffma r1, r0, r0, r0\nffma r2, r0, r0, r0\nffma r3, r0, r0, r0\n"
+                          "imad r4, r0, r0, r0\nffma r5, r0, r0, r0\nffma r6, r0, r0, r0\nimad r7, r0, r0, r0\n"),
+                 c, {true, &rec, {}});
+    std::vector<uint64_t> at;
+    for (uint32_t pc = 0; pc < 7; ++pc) at.push_back(rec.issue_cycles(0, pc).at(0));
+    CHECK(at == std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 7});
+    CHECK(r.stats.stall_cycles[int(StallReason::MathPipeThrottle)] == 1);
+    CHECK(r.stats.pipes[int(isa::Pipe::Imad)].issued == 2);
+}
+
 TEST_CASE("timing: a taken branch costs branch latency before its target issues", "[timing]") {
     GpuConfig c = small_config();
     Recorder rec;

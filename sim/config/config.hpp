@@ -27,6 +27,8 @@ struct PipeSpec {
                              // to the scoreboard release (variable-latency pipes: sfu)
     uint32_t handoff = 0;    // extra cycles before an instruction of this pipe can read a
                              // register that another pipe produced (cross-pipe forwarding)
+    uint16_t datapaths = 0;  // bit d: datapath d (GpuConfig::Pipes::datapath_names) executes
+                             // this class; a warp instruction takes one free datapath for `interval`
 };
 
 struct CacheSpec {
@@ -72,7 +74,8 @@ struct GpuConfig {
     } regfile;
 
     struct Pipes {
-        PipeSpec fma, alu, sfu, fp64, lsu, tex, branch;
+        PipeSpec fma, alu, sfu, fp64, lsu, tex, branch, imad, iadd;  // per pipe class (isa::Pipe)
+        std::vector<std::string> datapath_names;  // the sub-partition's datapaths, in order of first mention
         uint32_t int_div_instructions = 0;  // issue slots of one emulated integer division
         uint32_t int_div_mufu_instructions = 0;  // of which MUFU-class (I2F, RCP, F2I): its SFU occupancy
         uint32_t int_div_latency = 0;       // dependent latency of one emulated division

@@ -60,6 +60,7 @@ struct Context {
           prog(program),
           code(decode_program(program)),
           pipes(pipe_specs(config.pipes)),
+          datapaths(pipes),
           cost(issue_costs(code, pipes, config.pipes)),
           footprint(block_footprint(config, program)),
           exec(program, memory, limits(config)),
@@ -80,6 +81,7 @@ struct Context {
     const isa::Program& prog;
     const std::vector<DecodedInst> code;
     const PipeSpecs pipes;
+    const DatapathMap datapaths;     // which datapaths run each pipe class
     const std::vector<IssueCost> cost;  // per pc
     const BlockFootprint footprint;
 

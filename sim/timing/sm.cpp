@@ -233,7 +233,7 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
         w.mem_done = std::max(w.mem_done, done);
     }
     if (d.unit == Unit::L1tex || d.unit == Unit::Mio) shared_reserved_ = true;
-    sp.pipes.free_at[int(d.pipe)] = t + c.busy;
+    sp.pipes.take(ctx_.datapaths, int(d.pipe), t, c.busy);
     for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces, d.pipe);
 
     ctx_.log.set(w, StallReason::Selected, pc, t);

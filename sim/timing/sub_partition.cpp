@@ -213,7 +213,10 @@ inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
     const uint64_t ti = t + rd.hold;
     const uint32_t slots = sm_.issue(w, ti, *this, rd.late);
     busy_until_ = ti + slots;
-    if (pipes.free_at[int(d.pipe)] > t + 1) open_window(int(d.pipe), t);
+    for (uint32_t m = pipes.changed; m; m &= m - 1) {  // its class, and those sharing the datapath it took
+        const int q = std::countr_zero(m);
+        if (pipes.free_at[q] > t + 1) open_window(q, t);
+    }
     view_[i].last_issue = w.last_issue;
     after_issue(i);
 }
