@@ -212,6 +212,21 @@ TEST_CASE("timing: a taken branch costs branch latency before its target issues"
     CHECK(r.stats.stall_cycles[int(StallReason::BranchResolving)] == 5);
 }
 
+TEST_CASE("timing: with branch stall counts a branch waits for the warp's fixed-latency results", "[timing]") {
+    GpuConfig c = small_config();  // fma latency 4, branch latency 6
+    const std::string src = one_warp("ffma r1, r0, r0, r0\nbra next\nnop\nnext:\nnop\n");
+    Recorder off;
+    run(src, c, {true, &off, {}});
+    CHECK(off.issue_cycles(0, 1) == std::vector<uint64_t>{1});   // bra reads nothing the ffma writes
+    CHECK(off.issue_cycles(0, 3) == std::vector<uint64_t>{7});
+    c.pipes.branch_waits_fixed = true;
+    Recorder on;
+    auto r = run(src, c, {true, &on, {}});
+    CHECK(on.issue_cycles(0, 1) == std::vector<uint64_t>{4});    // the ffma's result is written at 4
+    CHECK(on.issue_cycles(0, 3) == std::vector<uint64_t>{10});
+    CHECK(r.stats.stall_cycles[int(StallReason::Wait)] == 3);
+}
+
 TEST_CASE("timing: the ALU pipe of interval 2 takes an instruction every other cycle", "[timing]") {
     GpuConfig c = small_config();
     Recorder rec;

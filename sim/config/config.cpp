@@ -48,7 +48,8 @@ const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty"};   // SchedPolic
 const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache", "read_queue_cycles",
                                "read_ahead"};
 const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd",
-                            "int_div_instructions", "int_div_mufu_instructions", "int_div_latency"};
+                            "int_div_instructions", "int_div_mufu_instructions", "int_div_latency",
+                            "branch_waits_fixed"};
 const KeyList kPipeKeys = {"lanes", "interval", "latency", "handoff", "datapaths"};
 constexpr size_t kMaxDatapaths = 16;
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks",
@@ -169,6 +170,7 @@ GpuConfig::Pipes read_pipes(const Section& s) {
     pipes.int_div_instructions = s.u32("int_div_instructions", 1);
     pipes.int_div_mufu_instructions = s.u32("int_div_mufu_instructions", 1, 64);
     pipes.int_div_latency = s.u32("int_div_latency", 1);
+    pipes.branch_waits_fixed = s.boolean("branch_waits_fixed");
     return pipes;
 }
 

@@ -79,6 +79,7 @@ struct GpuConfig {
         uint32_t int_div_instructions = 0;  // issue slots of one emulated integer division
         uint32_t int_div_mufu_instructions = 0;  // of which MUFU-class (I2F, RCP, F2I): its SFU occupancy
         uint32_t int_div_latency = 0;       // dependent latency of one emulated division
+        bool branch_waits_fixed = false;    // a branch waits for the warp's fixed-latency results (stall counts)
     } pipes;
 
     struct Memory {

@@ -2,6 +2,8 @@
 // timing of one issued instruction (see sm.hpp).
 #include "sim/timing/sm.hpp"
 
+#include "sim/timing/stall_counts.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <sstream>
@@ -235,6 +237,7 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
     if (d.unit == Unit::L1tex || d.unit == Unit::Mio) shared_reserved_ = true;
     sp.pipes.take(ctx_.datapaths, int(d.pipe), t, c.busy);
     for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces, d.pipe);
+    if (d.lat == isa::Lat::Fixed && d.ndst) w.fixed_done = std::max(w.fixed_done, done);
 
     ctx_.log.set(w, StallReason::Selected, pc, t);
     w.candidate = false;
@@ -257,6 +260,7 @@ void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t
     if (next != pc + 1 || dyn.diverged) w.branch_ready = t + ctx_.cfg.pipes.branch.latency;
     w.pc = next;
     w.operand_ready = w.sb->ready_for(ctx_.code[next], w.operand_why, ctx_.cost[next].handoff);
+    if (ctx_.cfg.pipes.branch_waits_fixed) branch_stall_count(w, ctx_.code[next]);
     if (dyn.barrier) {
         w.at_barrier = true;
         w.hold_pc = pc;
