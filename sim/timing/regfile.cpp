@@ -45,10 +45,8 @@ void BankModel::compute(uint32_t prev, uint32_t pc, Memo& m) const {
     else reuse = code_[prev].reuse_after;
     m.prev = prev;
     m.cost = RegFileStats{};
-    ReuseCache again = reuse;
-    m.reads = bank_reads(code_[pc], again, spec_, m.cost.reuse_hits);
-    m.cost.reuse_hits = 0;
-    bank_conflict_cycles(code_[pc], reuse, spec_, m.cost);
+    m.reads = bank_reads(code_[pc], reuse, spec_, m.cost.reuse_hits);
+    m.cost.operand_reads = m.reads.n;
 }
 
 }  // namespace simt::timing

@@ -52,24 +52,14 @@ BankReads bank_reads(const DecodedInst& d, ReuseCache& reuse, const GpuConfig::R
 
 constexpr uint32_t kNoPc = 0xffffffffu;  // a warp that has issued nothing yet (empty reuse cache)
 
-// bank_conflict_cycles for a whole program, by (previous pc, pc).
+// The bank reads of every instruction of a program, by (previous pc, pc).
 class BankModel {
 public:
     BankModel(const std::vector<DecodedInst>& code, const GpuConfig::RegFile& spec)
         : code_(code), spec_(spec), memo_(code.size()) {}
-    // Extra dispatch cycles of the instruction at pc for a warp whose previous
-    // instruction was at prev (kNoPc: none); updates the counters.
-    uint32_t extra_cycles(uint32_t prev, uint32_t pc, RegFileStats& stats) {
-        if (!spec_.model_banks || spec_.banks == 0) return 0;
-        Memo& m = memo_[pc];
-        if (m.prev != prev) compute(prev, pc, m);
-        stats.operand_reads += m.cost.operand_reads;
-        stats.reuse_hits += m.cost.reuse_hits;
-        stats.bank_conflict_cycles += m.cost.bank_conflict_cycles;
-        return uint32_t(m.cost.bank_conflict_cycles);
-    }
-    // The bank reads of the instruction at pc after prev (see extra_cycles);
-    // counts the reads and reuse hits (the conflict cycles are the caller's).
+    // The bank reads of the instruction at pc for a warp whose previous instruction
+    // was at prev (kNoPc: none); counts the reads and reuse hits (read_ports.hpp
+    // times them).
     const BankReads& reads(uint32_t prev, uint32_t pc, RegFileStats& stats) {
         Memo& m = memo_[pc];
         if (m.prev != prev) compute(prev, pc, m);

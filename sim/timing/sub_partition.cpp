@@ -196,7 +196,22 @@ inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
         candidates_ &= ~bit;
         not_selected_ &= ~bit;
     }
-    const DecodedInst& d = code_[w.pc];
+    const ReadPorts::Timing rd = read_operands(i, t);
+    if (rd.hold) log_.set(w, StallReason::DispatchStall, w.pc, t);
+    const uint64_t ti = t + rd.hold;
+    const uint32_t slots = sm_.issue(w, ti, *this, rd.late);
+    busy_until_ = ti + slots;
+    for (uint32_t m = pipes.changed; m; m &= m - 1) {  // its class, and those sharing the datapath it took
+        const int q = std::countr_zero(m);
+        if (pipes.free_at[q] > t + 1) open_window(q, t);
+    }
+    view_[i].last_issue = w.last_issue;
+    after_issue(i);
+}
+
+// The register reads of warp i's instruction picked at t, on the bank ports.
+ReadPorts::Timing SubPartition::read_operands(uint32_t i, uint64_t t) {
+    TWarp& w = *warp_[i];
     // The operand reuse cache belongs to the scheduler: it still holds this warp's
     // operands only if this warp issued the scheduler's previous instruction.
     const uint32_t prev = last_warp_ == i ? w.reuse_pc : kNoPc;
@@ -209,16 +224,7 @@ inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
     }
     w.reuse_pc = w.pc;
     last_warp_ = i;
-    if (rd.hold) log_.set(w, StallReason::DispatchStall, w.pc, t);
-    const uint64_t ti = t + rd.hold;
-    const uint32_t slots = sm_.issue(w, ti, *this, rd.late);
-    busy_until_ = ti + slots;
-    for (uint32_t m = pipes.changed; m; m &= m - 1) {  // its class, and those sharing the datapath it took
-        const int q = std::countr_zero(m);
-        if (pipes.free_at[q] > t + 1) open_window(q, t);
-    }
-    view_[i].last_issue = w.last_issue;
-    after_issue(i);
+    return rd;
 }
 
 // The pipe an issue picked at t took is busy until pipes.free_at (> t + 1):
