@@ -34,6 +34,7 @@
 #include "sim/timing/regfile.hpp"
 #include "sim/timing/scoreboard.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -54,9 +55,47 @@ public:
     };
     // The reads `r` of an instruction picked at t by a warp whose scoreboard is
     // `sb`, which could read ready operands from cycle `early` (<= t) on.
-    Timing schedule(const BankReads& r, const Scoreboard& sb, uint64_t early, uint64_t t);
+    // (Inline: once per issue, and the Timing stays in registers.)
+    [[gnu::always_inline]] Timing schedule(const BankReads& r, const Scoreboard& sb, uint64_t early, uint64_t t) {
+        // Each read's first possible cycle, in the order the ports serve them.
+        std::array<uint64_t, kReuseSlots> start, end;
+        std::array<uint8_t, kReuseSlots> order;
+        for (uint32_t i = 0; i < r.n; ++i) {
+            start[i] = read_ahead_ && early < t ? std::clamp(sb.ready(scoreboard_slot(r.reg[i])), early, t) : t;
+            uint32_t j = i;  // insertion sort: at most a few reads
+            for (; j > 0 && start[order[j - 1]] > start[i]; --j) order[j] = order[j - 1];
+            order[j] = uint8_t(i);
+        }
+        uint64_t done = t + 1, own = t + 1;
+        for (uint32_t k = 0; k < r.n; ++k) {
+            const uint32_t i = order[k];
+            const uint32_t port = port_of(r.bank[i]);
+            const uint64_t s = std::max(free_at_[port], start[i]);
+            free_at_[port] = s + 1;
+            done = std::max(done, s + 1);
+            // The same reads on idle ports: after the per_-th earlier read of its bank.
+            uint64_t alone = start[i];
+            for (uint32_t seen = 0, j = k; j-- > 0;)
+                if (r.bank[order[j]] == r.bank[i] && ++seen == per_) { alone = std::max(alone, end[j]); break; }
+            end[k] = alone + 1;
+            own = std::max(own, end[k]);
+        }
+        const uint32_t behind = uint32_t(done - (t + 1)), mine = uint32_t(own - (t + 1));
+        Timing tm;
+        tm.hold = behind > queue_ ? behind - queue_ : 0;
+        tm.own = mine;
+        tm.late = mine > tm.hold ? mine - tm.hold : 0;
+        return tm;
+    }
 
 private:
+    // The earliest free port of bank b.
+    uint32_t port_of(uint32_t b) const {
+        uint32_t port = b * per_;
+        for (uint32_t p = port + 1; p < (b + 1) * per_; ++p) port = free_at_[p] < free_at_[port] ? p : port;
+        return port;
+    }
+
     uint32_t banks_, per_, queue_;
     bool read_ahead_;
     std::array<uint64_t, kMaxPorts> free_at_{};  // bank b's ports: b * per_ ... b * per_ + per_ - 1

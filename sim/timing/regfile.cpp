@@ -12,7 +12,10 @@ BankReads bank_reads(const DecodedInst& d, ReuseCache& reuse, const GpuConfig::R
         if (spec.reuse_cache && reuse[d.read_slot[i]] == r) { ++hits; continue; }
         bool seen = false;
         for (uint32_t j = 0; j < out.n; ++j) seen |= out.reg[j] == r;
-        if (!seen) out.reg[out.n++] = r;
+        if (!seen) {
+            out.bank[out.n] = uint8_t(r % std::max(spec.banks, 1u));
+            out.reg[out.n++] = r;
+        }
     }
     reuse = d.reuse_after;
     return out;

@@ -38,6 +38,7 @@ using ReuseCache = std::array<uint16_t, kReuseSlots>;  // register last read per
 struct BankReads {
     uint8_t n = 0;
     std::array<uint16_t, kReuseSlots> reg{};
+    std::array<uint8_t, kReuseSlots> bank{};  // reg % regfile.banks
 };
 
 inline void clear_reuse(ReuseCache& c) { c.fill(kNoReg); }

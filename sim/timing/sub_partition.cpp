@@ -196,7 +196,8 @@ inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
         candidates_ &= ~bit;
         not_selected_ &= ~bit;
     }
-    const ReadPorts::Timing rd = read_operands(i, t);
+    ReadPorts::Timing rd;
+    read_operands(i, t, rd);
     if (rd.hold) log_.set(w, StallReason::DispatchStall, w.pc, t);
     const uint64_t ti = t + rd.hold;
     const uint32_t slots = sm_.issue(w, ti, *this, rd.late);
@@ -210,12 +211,11 @@ inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
 }
 
 // The register reads of warp i's instruction picked at t, on the bank ports.
-ReadPorts::Timing SubPartition::read_operands(uint32_t i, uint64_t t) {
+void SubPartition::read_operands(uint32_t i, uint64_t t, ReadPorts::Timing& rd) {
     TWarp& w = *warp_[i];
     // The operand reuse cache belongs to the scheduler: it still holds this warp's
     // operands only if this warp issued the scheduler's previous instruction.
     const uint32_t prev = last_warp_ == i ? w.reuse_pc : kNoPc;
-    ReadPorts::Timing rd;
     if (ctx_.banks.enabled()) {
         const BankReads& reads = ctx_.banks.reads(prev, w.pc, ctx_.stats.regfile);
         if (reads.n) rd = ports_.schedule(reads, *w.sb, std::max(w.last_issue, w.branch_ready), t);
@@ -224,7 +224,6 @@ ReadPorts::Timing SubPartition::read_operands(uint32_t i, uint64_t t) {
     }
     w.reuse_pc = w.pc;
     last_warp_ = i;
-    return rd;
 }
 
 // The pipe an issue picked at t took is busy until pipes.free_at (> t + 1):

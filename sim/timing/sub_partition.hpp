@@ -98,7 +98,7 @@ private:
     uint64_t check_candidates(uint64_t t);  // the eligible ones
     void not_selected(uint64_t eligible, int chosen, uint64_t t);
     void issue_pick(uint32_t i, uint64_t t);
-    ReadPorts::Timing read_operands(uint32_t i, uint64_t t);
+    void read_operands(uint32_t i, uint64_t t, ReadPorts::Timing& rd);  // (an out-parameter: no packing of the result)
     void after_issue(uint32_t i);
     void open_window(int pipe, uint64_t t);
     uint64_t next_after(uint64_t t, bool issued) const;
