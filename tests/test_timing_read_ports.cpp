@@ -16,9 +16,12 @@ using namespace simt::timing::test;
 
 namespace {
 
-BankReads reads(std::initializer_list<uint16_t> regs) {
+BankReads reads(std::initializer_list<uint16_t> regs) {  // two banks
     BankReads r;
-    for (uint16_t g : regs) r.reg[r.n++] = g;
+    for (uint16_t g : regs) {
+        r.bank[r.n] = uint8_t(g % 2);
+        r.reg[r.n++] = g;
+    }
     return r;
 }
 
