@@ -53,6 +53,13 @@ inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, 
     return v;
 }
 
+// Bit c: the program has an instruction of pipe class c.
+inline uint32_t used_classes(const std::vector<DecodedInst>& code) {
+    uint32_t m = 0;
+    for (const DecodedInst& d : code) m |= 1u << int(d.pipe);
+    return m;
+}
+
 struct Context {
     Context(const GpuConfig& config, const isa::Program& program, func::GlobalMemory& memory,
             Stats& stats, Observer* observer)
@@ -60,7 +67,7 @@ struct Context {
           prog(program),
           code(decode_program(program)),
           pipes(pipe_specs(config.pipes)),
-          datapaths(pipes),
+          datapaths(pipes, used_classes(code)),
           cost(issue_costs(code, pipes, config.pipes)),
           footprint(block_footprint(config, program)),
           exec(program, memory, limits(config)),

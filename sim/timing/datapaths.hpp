@@ -32,22 +32,28 @@ constexpr int kMaxDatapaths = 16;
 
 class DatapathMap {
 public:
-    explicit DatapathMap(const std::array<PipeSpec, isa::kNumPipes>& classes) {
+    // `used`: bit c set when the program has an instruction of class c (the others
+    // need no free times, nor busy windows).
+    DatapathMap(const std::array<PipeSpec, isa::kNumPipes>& classes, uint32_t used) {
         for (int c = 0; c < isa::kNumPipes; ++c) {
             of_class_[c] = classes[c].datapaths ? classes[c].datapaths : uint16_t(1u << c);  // (tests: own datapath)
-            for (uint32_t m = of_class_[c]; m; m &= m - 1) users_[std::countr_zero(m)] |= 1u << c;
+            if (used >> c & 1)
+                for (uint32_t m = of_class_[c]; m; m &= m - 1) users_[std::countr_zero(m)] |= 1u << c;
         }
-        for (int c = 0; c < isa::kNumPipes; ++c)
-            alone_[c] = std::has_single_bit(of_class_[c]) && users_[std::countr_zero(of_class_[c])] == (1u << c);
+        for (int c = 0; c < isa::kNumPipes; ++c) {
+            single_[c] = std::has_single_bit(of_class_[c]);
+            alone_[c] = single_[c] && users_[std::countr_zero(of_class_[c])] == (1u << c);
+        }
     }
     uint16_t of_class(int c) const { return of_class_[c]; }     // bit d: datapath d runs class c
     uint32_t users(int d) const { return users_[d]; }          // bit c: class c runs on datapath d
     bool alone(int c) const { return alone_[c]; }              // one datapath, used by no other class
+    bool single(int c) const { return single_[c]; }            // one datapath
 
 private:
     std::array<uint16_t, isa::kNumPipes> of_class_{};
     std::array<uint32_t, kMaxDatapaths> users_{};
-    std::array<bool, isa::kNumPipes> alone_{};
+    std::array<bool, isa::kNumPipes> alone_{}, single_{};
 };
 
 struct PipeState {
@@ -63,8 +69,8 @@ struct PipeState {
             changed = 1u << c;
             return;
         }
-        int pick = -1;
-        for (uint32_t m = map.of_class(c); m; m &= m - 1) {
+        int pick = map.single(c) ? std::countr_zero(map.of_class(c)) : -1;
+        for (uint32_t m = pick < 0 ? map.of_class(c) : 0; m; m &= m - 1) {
             const int d = std::countr_zero(m);
             const bool better = pick < 0 || (dp_free[d] <= t && dp_free[pick] > t) ||
                                 ((dp_free[d] <= t) == (dp_free[pick] <= t) &&
@@ -75,6 +81,7 @@ struct PipeState {
         changed = map.users(pick);
         for (uint32_t m = changed; m; m &= m - 1) {
             const int q = std::countr_zero(m);
+            if (map.single(q)) { free_at[q] = t + busy; continue; }
             uint64_t f = ~0ull;
             for (uint32_t k = map.of_class(q); k; k &= k - 1) f = std::min(f, dp_free[std::countr_zero(k)]);
             free_at[q] = f;

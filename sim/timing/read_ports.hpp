@@ -57,6 +57,7 @@ public:
     // `sb`, which could read ready operands from cycle `early` (<= t) on.
     // (Inline: once per issue, and the Timing stays in registers.)
     [[gnu::always_inline]] Timing schedule(const BankReads& r, const Scoreboard& sb, uint64_t early, uint64_t t) {
+        if (r.n == 1) return one(r, sb, early, t);
         // Each read's first possible cycle, in the order the ports serve them.
         std::array<uint64_t, kReuseSlots> start, end;
         std::array<uint8_t, kReuseSlots> order;
@@ -89,6 +90,17 @@ public:
     }
 
 private:
+    // schedule() for a single read: it cannot conflict with itself.
+    Timing one(const BankReads& r, const Scoreboard& sb, uint64_t early, uint64_t t) {
+        const uint64_t start = read_ahead_ && early < t ? std::clamp(sb.ready(scoreboard_slot(r.reg[0])), early, t) : t;
+        const uint32_t port = port_of(r.bank[0]);
+        const uint64_t s = std::max(free_at_[port], start);
+        free_at_[port] = s + 1;
+        const uint32_t behind = s + 1 > t + 1 ? uint32_t(s - t) : 0;
+        Timing tm;
+        tm.hold = behind > queue_ ? behind - queue_ : 0;
+        return tm;
+    }
     // The earliest free port of bank b.
     uint32_t port_of(uint32_t b) const {
         uint32_t port = b * per_;

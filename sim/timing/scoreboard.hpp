@@ -27,11 +27,18 @@ public:
     // added to those another pipe produced), and the reason of the last one.
     uint64_t ready_for(const DecodedInst& d, StallReason& why, uint32_t handoff = 0) const {
         uint64_t at = 0, last = 0;
-        for (int i = 0; i < d.ncheck; ++i) {
-            const uint64_t e = entry_[d.check[i]];
-            uint64_t r = e & kReadyMask;
-            r += (r != 0 && isa::Pipe(e >> kPipeShift) != d.pipe) ? handoff : 0;
-            if (r > at) { at = r; last = e; }
+        if (handoff == 0) {  // (most pipes: no per-register pipe test)
+            for (int i = 0; i < d.ncheck; ++i) {
+                const uint64_t e = entry_[d.check[i]];
+                if ((e & kReadyMask) > at) { at = e & kReadyMask; last = e; }
+            }
+        } else {
+            for (int i = 0; i < d.ncheck; ++i) {
+                const uint64_t e = entry_[d.check[i]];
+                uint64_t r = e & kReadyMask;
+                r += (r != 0 && isa::Pipe(e >> kPipeShift) != d.pipe) ? handoff : 0;
+                if (r > at) { at = r; last = e; }
+            }
         }
         why = at ? StallReason(uint8_t(last >> kWhyShift)) : StallReason::Wait;
         return at;

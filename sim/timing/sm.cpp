@@ -11,7 +11,8 @@
 namespace simt::timing {
 
 Sm::Sm(uint32_t index, Context& ctx)
-    : index_(index), ctx_(ctx), res_(ctx.cfg.sm, ctx.footprint), slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), l1_(ctx.cfg, ctx.l2, ctx.stats.memory) {
+    : index_(index), ctx_(ctx), res_(ctx.cfg.sm, ctx.footprint), branch_waits_fixed_(ctx.cfg.pipes.branch_waits_fixed),
+      slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), l1_(ctx.cfg, ctx.l2, ctx.stats.memory) {
     uint32_t n = std::max(ctx.cfg.sm.sub_partitions, 1u);
     for (uint32_t i = 0; i < n; ++i) sps_.push_back(std::make_unique<SubPartition>(*this, i, ctx));
     sp_next_.assign(n, kNever);
@@ -260,7 +261,7 @@ void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t
     if (next != pc + 1 || dyn.diverged) w.branch_ready = t + ctx_.cfg.pipes.branch.latency;
     w.pc = next;
     w.operand_ready = w.sb->ready_for(ctx_.code[next], w.operand_why, ctx_.cost[next].handoff);
-    if (ctx_.cfg.pipes.branch_waits_fixed) branch_stall_count(w, ctx_.code[next]);
+    if (branch_waits_fixed_) branch_stall_count(w, ctx_.code[next]);
     if (dyn.barrier) {
         w.at_barrier = true;
         w.hold_pc = pc;

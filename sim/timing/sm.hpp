@@ -105,6 +105,7 @@ private:
     uint32_t index_;
     Context& ctx_;
     SmResources res_;                             // warp and block slots, registers, shared memory in use
+    bool branch_waits_fixed_;                     // pipes.branch_waits_fixed (stall_counts.hpp), kept at hand
     std::vector<TWarp> slots_;                    // max_warps, fixed addresses
     std::vector<Scoreboard> scoreboards_;         // one per slot
     std::vector<BlockRec> blocks_;

@@ -21,7 +21,8 @@ bool waits_for_pipe(const DecodedInst& d) { return d.unit == Unit::Math || d.uni
 }  // namespace
 
 SubPartition::SubPartition(Sm& sm, uint32_t index, Context& ctx)
-    : policy_(make_policy(ctx.cfg.scheduler)), ports_(ctx.cfg.regfile), sm_(sm), index_(index), ctx_(ctx), log_(ctx.log),
+    : policy_(make_policy(ctx.cfg.scheduler)), ports_(ctx.cfg.regfile), banks_on_(ctx.banks.enabled()), sm_(sm),
+      index_(index), ctx_(ctx), log_(ctx.log),
       code_(ctx.code.data()) {
     uint32_t nsp = std::max(ctx.cfg.sm.sub_partitions, 1u);
     uint32_t local = (ctx.cfg.sm.max_warps + nsp - 1) / nsp;
@@ -183,6 +184,22 @@ inline uint64_t SubPartition::next_after(uint64_t t, bool issued) const {
     return next;
 }
 
+// The register reads of warp i's instruction picked at t, on the bank ports.
+[[gnu::always_inline]] inline void SubPartition::read_operands(uint32_t i, uint64_t t, ReadPorts::Timing& rd) {
+    TWarp& w = *warp_[i];
+    // The operand reuse cache belongs to the scheduler: it still holds this warp's
+    // operands only if this warp issued the scheduler's previous instruction.
+    const uint32_t prev = last_warp_ == i ? w.reuse_pc : kNoPc;
+    if (banks_on_) {
+        const BankReads& reads = ctx_.banks.reads(prev, w.pc, ctx_.stats.regfile);
+        if (reads.n) rd = ports_.schedule(reads, *w.sb, std::max(w.last_issue, w.branch_ready), t);
+        ctx_.stats.regfile.bank_conflict_cycles += rd.own;
+        ctx_.stats.regfile.bank_hold_cycles += rd.hold;
+    }
+    w.reuse_pc = w.pc;
+    last_warp_ = i;
+}
+
 inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
     TWarp& w = *warp_[i];
     const uint64_t bit = 1ull << i;
@@ -208,22 +225,6 @@ inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
     }
     view_[i].last_issue = w.last_issue;
     after_issue(i);
-}
-
-// The register reads of warp i's instruction picked at t, on the bank ports.
-void SubPartition::read_operands(uint32_t i, uint64_t t, ReadPorts::Timing& rd) {
-    TWarp& w = *warp_[i];
-    // The operand reuse cache belongs to the scheduler: it still holds this warp's
-    // operands only if this warp issued the scheduler's previous instruction.
-    const uint32_t prev = last_warp_ == i ? w.reuse_pc : kNoPc;
-    if (ctx_.banks.enabled()) {
-        const BankReads& reads = ctx_.banks.reads(prev, w.pc, ctx_.stats.regfile);
-        if (reads.n) rd = ports_.schedule(reads, *w.sb, std::max(w.last_issue, w.branch_ready), t);
-        ctx_.stats.regfile.bank_conflict_cycles += rd.own;
-        ctx_.stats.regfile.bank_hold_cycles += rd.hold;
-    }
-    w.reuse_pc = w.pc;
-    last_warp_ = i;
 }
 
 // The pipe an issue picked at t took is busy until pipes.free_at (> t + 1):

@@ -105,6 +105,7 @@ private:
 
     PipeWindows windows_;                // busy windows of the pipes (lazy accounting)
     ReadPorts ports_;                    // the register banks' read ports
+    bool banks_on_;                      // regfile.model_banks (and banks > 0)
     Sm& sm_;
     uint32_t index_;
     Context& ctx_;
