@@ -57,14 +57,15 @@ public:
     // `sb`, which could read ready operands from cycle `early` (<= t) on.
     // (Inline: once per issue, and the Timing stays in registers.)
     [[gnu::always_inline]] Timing schedule(const BankReads& r, const Scoreboard& sb, uint64_t early, uint64_t t) {
-        if (r.n == 1) return one(r, sb, early, t);
+        if (r.distinct) return apart(r, sb, early, t);
         // Each read's first possible cycle, in the order the ports serve them.
         std::array<uint64_t, kReuseSlots> start, end;
         std::array<uint8_t, kReuseSlots> order;
+        const bool ahead = read_ahead_ && early < t;
         for (uint32_t i = 0; i < r.n; ++i) {
-            start[i] = read_ahead_ && early < t ? std::clamp(sb.ready(scoreboard_slot(r.reg[i])), early, t) : t;
-            uint32_t j = i;  // insertion sort: at most a few reads
-            for (; j > 0 && start[order[j - 1]] > start[i]; --j) order[j] = order[j - 1];
+            start[i] = ahead ? std::clamp(sb.ready(scoreboard_slot(r.reg[i])), early, t) : t;
+            uint32_t j = i;  // insertion sort: at most a few reads (all start at t without read-ahead)
+            for (; ahead && j > 0 && start[order[j - 1]] > start[i]; --j) order[j] = order[j - 1];
             order[j] = uint8_t(i);
         }
         uint64_t done = t + 1, own = t + 1;
@@ -90,13 +91,19 @@ public:
     }
 
 private:
-    // schedule() for a single read: it cannot conflict with itself.
-    Timing one(const BankReads& r, const Scoreboard& sb, uint64_t early, uint64_t t) {
-        const uint64_t start = read_ahead_ && early < t ? std::clamp(sb.ready(scoreboard_slot(r.reg[0])), early, t) : t;
-        const uint32_t port = port_of(r.bank[0]);
-        const uint64_t s = std::max(free_at_[port], start);
-        free_at_[port] = s + 1;
-        const uint32_t behind = s + 1 > t + 1 ? uint32_t(s - t) : 0;
+    // schedule() for reads in distinct banks: no order between them matters and
+    // they cannot conflict with each other (own = 0).
+    Timing apart(const BankReads& r, const Scoreboard& sb, uint64_t early, uint64_t t) {
+        const bool ahead = read_ahead_ && early < t;
+        uint64_t done = t + 1;
+        for (uint32_t i = 0; i < r.n; ++i) {
+            const uint64_t start = ahead ? std::clamp(sb.ready(scoreboard_slot(r.reg[i])), early, t) : t;
+            const uint32_t port = port_of(r.bank[i]);
+            const uint64_t s = std::max(free_at_[port], start);
+            free_at_[port] = s + 1;
+            done = std::max(done, s + 1);
+        }
+        const uint32_t behind = uint32_t(done - (t + 1));
         Timing tm;
         tm.hold = behind > queue_ ? behind - queue_ : 0;
         return tm;

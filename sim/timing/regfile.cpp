@@ -17,6 +17,8 @@ BankReads bank_reads(const DecodedInst& d, ReuseCache& reuse, const GpuConfig::R
             out.reg[out.n++] = r;
         }
     }
+    for (uint32_t i = 0; i < out.n; ++i)
+        for (uint32_t j = 0; j < i; ++j) out.distinct &= out.bank[i] != out.bank[j];
     reuse = d.reuse_after;
     return out;
 }

@@ -37,6 +37,7 @@ using ReuseCache = std::array<uint16_t, kReuseSlots>;  // register last read per
 // The distinct registers an instruction reads from the banks (not from the reuse cache).
 struct BankReads {
     uint8_t n = 0;
+    bool distinct = true;                     // no two reads in one bank (they cannot conflict with each other)
     std::array<uint16_t, kReuseSlots> reg{};
     std::array<uint8_t, kReuseSlots> bank{};  // reg % regfile.banks
 };
@@ -57,12 +58,15 @@ constexpr uint32_t kNoPc = 0xffffffffu;  // a warp that has issued nothing yet (
 class BankModel {
 public:
     BankModel(const std::vector<DecodedInst>& code, const GpuConfig::RegFile& spec)
-        : code_(code), spec_(spec), memo_(code.size()) {}
+        : code_(code), spec_(spec), memo_(2 * code.size()) {}
     // The bank reads of the instruction at pc for a warp whose previous instruction
     // was at prev (kNoPc: none); counts the reads and reuse hits (read_ports.hpp
     // times them).
     const BankReads& reads(uint32_t prev, uint32_t pc, RegFileStats& stats) {
-        Memo& m = memo_[pc];
+        // Two entries per pc: an empty reuse cache (another warp issued in between)
+        // and the latest predecessor of this warp, so alternating between them
+        // does not recompute.
+        Memo& m = memo_[2 * size_t(pc) + (prev != kNoPc)];
         if (m.prev != prev) compute(prev, pc, m);
         stats.operand_reads += m.cost.operand_reads;
         stats.reuse_hits += m.cost.reuse_hits;
@@ -80,7 +84,7 @@ private:
 
     const std::vector<DecodedInst>& code_;
     const GpuConfig::RegFile& spec_;
-    std::vector<Memo> memo_;  // per pc
+    std::vector<Memo> memo_;  // per pc: [2 pc] after no instruction of this warp, [2 pc + 1] after one
 };
 
 }  // namespace simt::timing
