@@ -40,6 +40,7 @@ public:
             if (used >> c & 1)
                 for (uint32_t m = of_class_[c]; m; m &= m - 1) users_[std::countr_zero(m)] |= 1u << c;
         }
+        for (int d = 0; d < kMaxDatapaths; ++d) nusers_[d] = uint8_t(std::popcount(users_[d]));
         for (int c = 0; c < isa::kNumPipes; ++c) {
             single_[c] = std::has_single_bit(of_class_[c]);
             alone_[c] = single_[c] && users_[std::countr_zero(of_class_[c])] == (1u << c);
@@ -47,12 +48,14 @@ public:
     }
     uint16_t of_class(int c) const { return of_class_[c]; }     // bit d: datapath d runs class c
     uint32_t users(int d) const { return users_[d]; }          // bit c: class c runs on datapath d
+    uint32_t nusers(int d) const { return nusers_[d]; }        // how many classes share datapath d
     bool alone(int c) const { return alone_[c]; }              // one datapath, used by no other class
     bool single(int c) const { return single_[c]; }            // one datapath
 
 private:
     std::array<uint16_t, isa::kNumPipes> of_class_{};
     std::array<uint32_t, kMaxDatapaths> users_{};
+    std::array<uint8_t, kMaxDatapaths> nusers_{};  // (std::popcount is a library call without -mpopcnt)
     std::array<bool, isa::kNumPipes> alone_{}, single_{};
 };
 
@@ -74,7 +77,7 @@ struct PipeState {
             const int d = std::countr_zero(m);
             const bool better = pick < 0 || (dp_free[d] <= t && dp_free[pick] > t) ||
                                 ((dp_free[d] <= t) == (dp_free[pick] <= t) &&
-                                 std::popcount(map.users(d)) < std::popcount(map.users(pick)));
+                                 map.nusers(d) < map.nusers(pick));
             pick = better ? d : pick;
         }
         dp_free[pick] = t + busy;
