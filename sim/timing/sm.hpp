@@ -43,6 +43,10 @@ public:
     void prefetch() const;
     bool busy() const { return resident_warps_ > 0; }
     uint64_t warp_instructions() const { return issued_; }  // issued on this SM so far
+    // Adds its schedulers' register-file counters (kept per scheduler during the run).
+    void add_regfile(RegFileStats& s) const {
+        for (const auto& sp : sps_) sp->add_regfile(s);
+    }
     std::string describe(uint64_t t) const;
 
     // ---- used by SubPartition (inline: called for every warp in every tick)

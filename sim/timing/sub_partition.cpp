@@ -191,10 +191,10 @@ inline uint64_t SubPartition::next_after(uint64_t t, bool issued) const {
     // operands only if this warp issued the scheduler's previous instruction.
     const uint32_t prev = last_warp_ == i ? w.reuse_pc : kNoPc;
     if (banks_on_) {
-        const BankReads& reads = ctx_.banks.reads(prev, w.pc, ctx_.stats.regfile);
+        const BankReads& reads = ctx_.banks.reads(prev, w.pc, rf_);
         if (reads.n) rd = ports_.schedule(reads, *w.sb, std::max(w.last_issue, w.branch_ready), t);
-        ctx_.stats.regfile.bank_conflict_cycles += rd.own;
-        ctx_.stats.regfile.bank_hold_cycles += rd.hold;
+        rf_.bank_conflict_cycles += rd.own;
+        rf_.bank_hold_cycles += rd.hold;
     }
     w.reuse_pc = w.pc;
     last_warp_ = i;

@@ -80,6 +80,12 @@ public:
         wake_at(w.wake);
     }
     bool empty() const { return resident_ == 0; }
+    void add_regfile(RegFileStats& s) const {
+        s.operand_reads += rf_.operand_reads;
+        s.reuse_hits += rf_.reuse_hits;
+        s.bank_conflict_cycles += rf_.bank_conflict_cycles;
+        s.bank_hold_cycles += rf_.bank_hold_cycles;
+    }
     // Has warps whose eligibility depends on the SM's shared units (L1TEX, MIO).
     bool has_candidates() const { return candidates_ != 0; }
 
@@ -106,6 +112,7 @@ private:
     PipeWindows windows_;                // busy windows of the pipes (lazy accounting)
     ReadPorts ports_;                    // the register banks' read ports
     bool banks_on_;                      // regfile.model_banks (and banks > 0)
+    RegFileStats rf_;                    // its register-file counters (Stats::regfile sums them at the end)
     Sm& sm_;
     uint32_t index_;
     Context& ctx_;
