@@ -27,6 +27,8 @@ std::string_view pipe_name(Pipe p) {
         case Pipe::Lsu: return "lsu";
         case Pipe::Tex: return "tex";
         case Pipe::Branch: return "branch";
+        case Pipe::Imad: return "imad";
+        case Pipe::Iadd: return "iadd";
     }
     return "?";
 }

@@ -25,8 +25,10 @@ constexpr uint32_t kNumPreds = 7;    // p0 .. p6; "pt" is the constant true
 constexpr uint32_t kPredTrue = 7;    // index used for pt
 constexpr uint16_t kPredRegBase = 256;  // scoreboard id of p0 (general registers are 0..254)
 
-enum class Pipe : uint8_t { Fma, Alu, Sfu, Fp64, Lsu, Tex, Branch };
-constexpr int kNumPipes = 7;
+// The pipe class an instruction issues to; which datapaths of a sub-partition
+// execute each class is the config's per-architecture table (pipes.<class>.datapaths).
+enum class Pipe : uint8_t { Fma, Alu, Sfu, Fp64, Lsu, Tex, Branch, Imad, Iadd };
+constexpr int kNumPipes = 9;
 enum class Lat : uint8_t { Fixed, Mio, L1tex, Emul, Ctrl };
 enum class Space : uint8_t { None, Global, Shared, Local, Const };
 enum class Access : uint8_t { None, Load, Store, Atomic };
@@ -52,7 +54,7 @@ struct OpInfo {
 // One row per opcode, indexed by static_cast<size_t>(Op).
 const std::vector<OpInfo>& op_table();
 inline const OpInfo& info(Op op) { return op_table()[static_cast<size_t>(op)]; }
-std::string_view pipe_name(Pipe p);   // "fma", "alu", "sfu", "fp64", "lsu", "tex", "branch"
+std::string_view pipe_name(Pipe p);   // "fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd"
 
 enum class Cmp : uint8_t { None, Lt, Le, Gt, Ge, Eq, Ne };
 

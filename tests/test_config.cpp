@@ -290,7 +290,7 @@ TEST_CASE("config: a value of the wrong type names the key and what was expected
         {"    latency: 4 ", "    latency: {cycles: 4}", "  fma:", "pipes.fma.latency", "got a mapping", 14},
         {"clock_mhz: 2460", "clock_mhz: fast", "", "clock_mhz", "expected a number > 0, got 'fast'", 12},
         {"  model_banks: true", "  model_banks: yes", "", "regfile.model_banks", "expected true or false, got 'yes'", 16},
-        {"  policy: gto", "  policy: greedy", "", "scheduler.policy", "expected one of lrr, gto, two_level, got 'greedy'", 11},
+        {"  policy: gto", "  policy: greedy", "", "scheduler.policy", "expected one of lrr, gto, two_level, gty, got 'greedy'", 11},
         {"  policy: gto", "  policy: gtoo", "", "scheduler.policy", "did you mean 'gto'?", 11},
         {"  tex_latency: 41", "  tex_latency: .inf", "", "memory.tex_latency", "got '.inf'", 16},
     };
@@ -476,7 +476,7 @@ TEST_CASE("config: bad overrides name the --set", "[config]") {
         {"sm.count.x=4", "'sm.count' is a value, not a section"},
         {"sm.count=0", "sm.count: expected an integer in [1, 4096], got 0"},
         {"sm.count=lots", "sm.count: expected an integer in [1, 4096], got 'lots'"},
-        {"scheduler.policy=fifo", "scheduler.policy: expected one of lrr, gto, two_level"},
+        {"scheduler.policy=fifo", "scheduler.policy: expected one of lrr, gto, two_level, gty"},
         {"pipes.fma.lanes=3", "pipes.fma.lanes: expected a divisor of 32"},
         {"sm.count=\"5", "not valid YAML"},
     };
@@ -537,11 +537,28 @@ TEST_CASE("config: no bad value makes the loader fail other than with simt::Erro
     CHECK(checked > 500);
 }
 
+TEST_CASE("config: datapath names map pipe classes to shared datapaths", "[config]") {
+    GpuConfig c = load_config(config_path("h200.yaml"),
+                              {"pipes.fma.datapaths=fma_heavy fma_lite", "pipes.imad.datapaths=fma_heavy"});
+    const auto& n = c.pipes.datapath_names;
+    REQUIRE(n.size() >= 2);
+    CHECK(n[0] == "fma_heavy");
+    CHECK(n[1] == "fma_lite");
+    CHECK(c.pipes.fma.datapaths == 0b11);
+    CHECK(c.pipes.imad.datapaths == 0b01);  // shares fma_heavy
+    CHECK(c.pipes.alu.datapaths == c.pipes.iadd.datapaths);
+    const std::string base = shipped("h200.yaml");
+    simt::Error bad = load_error(base, {"pipes.imad.datapaths=fma-heavy"});
+    CHECK_THAT(bad.message(), Contains("pipes.imad.datapaths") && Contains("datapath names"));
+    simt::Error none = load_error(base, {"pipes.imad.datapaths=\"  \""});
+    CHECK_THAT(none.message(), Contains("pipes.imad.datapaths"));
+}
+
 TEST_CASE("config: policy names round-trip", "[config]") {
     CHECK(std::string(simt::policy_name(simt::SchedPolicy::Lrr)) == "lrr");
     CHECK(std::string(simt::policy_name(simt::SchedPolicy::Gto)) == "gto");
     CHECK(std::string(simt::policy_name(simt::SchedPolicy::TwoLevel)) == "two_level");
-    for (const char* p : {"lrr", "gto", "two_level"}) {
+    for (const char* p : {"lrr", "gto", "two_level", "gty"}) {
         GpuConfig c = load_config(config_path("h200.yaml"), {std::string("scheduler.policy=") + p});
         CHECK(std::string(simt::policy_name(c.scheduler.policy)) == p);
     }

@@ -75,7 +75,7 @@ void check_accounting(const Stats& s, const Recorder& rec) {
     CHECK(issued == s.warp_instructions);
     CHECK(lanes == s.thread_instructions);
     CHECK(s.stall_cycles[int(StallReason::Selected)] == s.issue_slots);
-    CHECK(s.stall_cycles[int(StallReason::DispatchStall)] == s.regfile.bank_conflict_cycles);
+    CHECK(s.stall_cycles[int(StallReason::DispatchStall)] == s.regfile.bank_hold_cycles);
     CHECK(rec.issues.size() == s.warp_instructions);
     CHECK(rec.finished);
     uint64_t last_retire = 0;

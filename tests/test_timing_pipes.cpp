@@ -82,10 +82,12 @@ TEST_CASE("timing: SFU-bound code issues one warp instruction per 8 cycles per s
     CHECK(last_sin == 8 * 399);
     CHECK(r.stats.cycles == 8 * 399 + 2);
     CHECK(r.stats.pipes[int(isa::Pipe::Sfu)].busy_cycles == 4 * 400 * 8);
-    CHECK(r.stats.stall_cycles[int(StallReason::MathPipeThrottle)] > 0);
+    // ncu names a busy MUFU mio_throttle (the MIO queue in front of it is full).
+    CHECK(r.stats.stall_cycles[int(StallReason::MioThrottle)] > 0);
+    CHECK(r.stats.stall_cycles[int(StallReason::MathPipeThrottle)] == 0);
 }
 
-TEST_CASE("timing: a warp waiting for a busy pipe is throttled while it is busy, not_selected when it frees", "[timing]") {
+TEST_CASE("timing: a warp waiting for a busy MUFU is mio_throttle while it is busy, not_selected when it frees", "[timing]") {
     GpuConfig c = small_config();
     c.sm.sub_partitions = 1;  // both warps on one scheduler
     // Two warps of two independent sins (sfu interval 8) and exit. GTO: warp 0
@@ -103,11 +105,11 @@ TEST_CASE("timing: a warp waiting for a busy pipe is throttled while it is busy,
     CHECK(r.stats.cycles == 26);
     CHECK(r.stats.stall_cycles[int(StallReason::Selected)] == 6);
     CHECK(r.stats.stall_cycles[int(StallReason::NotSelected)] == 2);
-    CHECK(r.stats.stall_cycles[int(StallReason::MathPipeThrottle)] == 7 + 7 + 7 + 7);
+    CHECK(r.stats.stall_cycles[int(StallReason::MioThrottle)] == 7 + 7 + 7 + 7);
     CHECK(r.stats.resident_warp_cycles() == 10 + 26);
     CHECK(r.stats.per_pc[0].stall_cycles[int(StallReason::NotSelected)] == 2);
-    CHECK(r.stats.per_pc[0].stall_cycles[int(StallReason::MathPipeThrottle)] == 14);  // warp 1
-    CHECK(r.stats.per_pc[1].stall_cycles[int(StallReason::MathPipeThrottle)] == 14);  // one of each warp
+    CHECK(r.stats.per_pc[0].stall_cycles[int(StallReason::MioThrottle)] == 14);  // warp 1
+    CHECK(r.stats.per_pc[1].stall_cycles[int(StallReason::MioThrottle)] == 14);  // one of each warp
     // Warp 1's timeline, interval by interval.
     std::vector<StateInterval> w1;
     for (const auto& iv : rec.intervals)
@@ -115,8 +117,8 @@ TEST_CASE("timing: a warp waiting for a busy pipe is throttled while it is busy,
     std::sort(w1.begin(), w1.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
     using S = StallReason;
     const std::vector<std::tuple<uint64_t, uint64_t, S, uint32_t>> expect = {
-        {0, 1, S::NotSelected, 0}, {1, 8, S::MathPipeThrottle, 0}, {8, 9, S::NotSelected, 0},
-        {9, 16, S::MathPipeThrottle, 0}, {16, 17, S::Selected, 0}, {17, 24, S::MathPipeThrottle, 1},
+        {0, 1, S::NotSelected, 0}, {1, 8, S::MioThrottle, 0}, {8, 9, S::NotSelected, 0},
+        {9, 16, S::MioThrottle, 0}, {16, 17, S::Selected, 0}, {17, 24, S::MioThrottle, 1},
         {24, 25, S::Selected, 1}, {25, 26, S::Selected, 2}};
     REQUIRE(w1.size() == expect.size());
     for (size_t k = 0; k < w1.size(); ++k) {
@@ -147,6 +149,60 @@ TEST_CASE("timing: an emulated integer division holds the scheduler and has its 
     CHECK(r.stats.stall_cycles[int(StallReason::Selected)] == 16 + 3);
 }
 
+TEST_CASE("timing: a MUFU reading an FP32 result pays the SFU's handoff, a MUFU or FP32 reader does not", "[timing]") {
+    GpuConfig c = small_config();  // fma latency 4, sfu latency 20
+    c.pipes.sfu.handoff = 2;
+    Recorder rec;
+    // fmul at 0 -> sin at 4 + 2; sin -> sin at 6 + 20 (same pipe); sin -> fadd at 26 + 20 (fma.handoff 0).
+    auto r = run(one_warp("fmul r1, r0, r0\nsin r2, r1\nsin r3, r2\nfadd r4, r3, r3\n"), c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 1) == std::vector<uint64_t>{6});
+    CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{26});
+    CHECK(rec.issue_cycles(0, 3) == std::vector<uint64_t>{46});
+    CHECK(r.stats.stall_cycles[int(StallReason::Wait)] == 5);  // the fmul's result, handoff included
+    c.pipes.sfu.handoff = 0;
+    Recorder plain;
+    run(one_warp("fmul r1, r0, r0\nsin r2, r1\n"), c, {true, &plain, {}});
+    CHECK(plain.issue_cycles(0, 1) == std::vector<uint64_t>{4});
+}
+
+TEST_CASE("timing: integer divisions are bound by their MUFU-class instructions on the SFU", "[timing]") {
+    GpuConfig c = small_config();  // sfu interval 8, 16 issue slots per division
+    c.sm.sub_partitions = 1;
+    c.pipes.int_div_mufu_instructions = 3;
+    Recorder rec;
+    // Two warps, one udiv each: warp 0's at 0 holds the scheduler 16 slots and the SFU
+    // 3 x 8 = 24 cycles; warp 1's issues at 24 (not_selected at 0, then mio_throttle while the
+    // SFU is busy, 1 to 24: the MUFU queue).
+    auto r = run(".kernel t\n.grid 1\n.block 64\n.regs 4\nudiv r1, r2, 3\nexit\n", c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 0) == std::vector<uint64_t>{0});
+    CHECK(rec.issue_cycles(1, 0) == std::vector<uint64_t>{24});
+    CHECK(r.stats.stall_cycles[int(StallReason::MioThrottle)] == 23);
+    CHECK(r.stats.pipes[int(isa::Pipe::Sfu)].busy_cycles == 2 * 24);
+    CHECK(r.stats.pipes[int(isa::Pipe::Alu)].issued == 0);
+}
+
+TEST_CASE("timing: pipe classes share datapaths as the table says (FP32 on two, IMAD on one of them)", "[timing]") {
+    GpuConfig c = small_config();
+    const uint16_t heavy = 1u << 0, lite = 1u << 1;  // (bits of the small machine's own classes, reused as names)
+    c.pipes.fma = {2, 4, 0, uint16_t(heavy | lite)};
+    c.pipes.alu = {2, 4, 0, uint16_t(1u << 2)};
+    c.pipes.imad = {2, 4, 0, heavy};
+    c.pipes.iadd = {2, 4, 0, uint16_t(1u << 2)};
+    c.pipes.sfu.datapaths = 1u << 3;
+    Recorder rec;
+    // FP32 alternates over both datapaths: one per cycle. Then imad takes heavy at 3 (until 5);
+    // ffma at 4 takes lite (until 6); ffma at 5 takes heavy (free at 5, until 7); the next imad
+    // needs heavy: at 7 (math_pipe_throttle 6..7).
+    auto r = run(one_warp("ffma r1, r0, r0, r0\nffma r2, r0, r0, r0\nffma r3, r0, r0, r0\n"
+                          "imad r4, r0, r0, r0\nffma r5, r0, r0, r0\nffma r6, r0, r0, r0\nimad r7, r0, r0, r0\n"),
+                 c, {true, &rec, {}});
+    std::vector<uint64_t> at;
+    for (uint32_t pc = 0; pc < 7; ++pc) at.push_back(rec.issue_cycles(0, pc).at(0));
+    CHECK(at == std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 7});
+    CHECK(r.stats.stall_cycles[int(StallReason::MathPipeThrottle)] == 1);
+    CHECK(r.stats.pipes[int(isa::Pipe::Imad)].issued == 2);
+}
+
 TEST_CASE("timing: a taken branch costs branch latency before its target issues", "[timing]") {
     GpuConfig c = small_config();
     Recorder rec;
@@ -154,6 +210,21 @@ TEST_CASE("timing: a taken branch costs branch latency before its target issues"
     CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{6});
     CHECK(rec.issue_cycles(0, 1).empty());
     CHECK(r.stats.stall_cycles[int(StallReason::BranchResolving)] == 5);
+}
+
+TEST_CASE("timing: with branch stall counts a branch waits for the warp's fixed-latency results", "[timing]") {
+    GpuConfig c = small_config();  // fma latency 4, branch latency 6
+    const std::string src = one_warp("ffma r1, r0, r0, r0\nbra next\nnop\nnext:\nnop\n");
+    Recorder off;
+    run(src, c, {true, &off, {}});
+    CHECK(off.issue_cycles(0, 1) == std::vector<uint64_t>{1});   // bra reads nothing the ffma writes
+    CHECK(off.issue_cycles(0, 3) == std::vector<uint64_t>{7});
+    c.pipes.branch_waits_fixed = true;
+    Recorder on;
+    auto r = run(src, c, {true, &on, {}});
+    CHECK(on.issue_cycles(0, 1) == std::vector<uint64_t>{4});    // the ffma's result is written at 4
+    CHECK(on.issue_cycles(0, 3) == std::vector<uint64_t>{10});
+    CHECK(r.stats.stall_cycles[int(StallReason::Wait)] == 3);
 }
 
 TEST_CASE("timing: the ALU pipe of interval 2 takes an instruction every other cycle", "[timing]") {

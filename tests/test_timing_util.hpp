@@ -32,6 +32,9 @@ inline GpuConfig small_config() {
     c.pipes.lsu = {1, 4};
     c.pipes.tex = {1, 4};
     c.pipes.branch = {1, 6};
+    // imad and iadd share the ALU's datapath (bit 1: each class otherwise gets its own, bit = class)
+    c.pipes.imad = {2, 4, 0, 1u << int(isa::Pipe::Alu)};
+    c.pipes.iadd = {2, 4, 0, 1u << int(isa::Pipe::Alu)};
     c.pipes.int_div_instructions = 16;
     c.pipes.int_div_latency = 100;
     c.memory.sector_bytes = 32;

@@ -18,6 +18,8 @@
 #include "sim/config/overrides.hpp"
 #include "sim/config/yaml_reader.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -39,13 +41,17 @@ const KeyList kTopKeys = {"name", "clock_mhz", "max_warp_instructions", "sm", "s
 const KeyList kSmKeys = {"count", "sub_partitions", "max_warps", "max_blocks",
                          "max_threads_per_block", "registers", "reg_alloc_unit",
                          "max_regs_per_thread", "shared_bytes", "shared_alloc_unit",
-                         "shared_reserved_per_block"};
+                         "shared_reserved_per_block", "warp_release"};
+const KeyList kWarpReleaseNames = {"block", "slot", "slot_and_registers"};  // WarpRelease order
 const KeyList kSchedulerKeys = {"policy", "active_set"};
-const KeyList kPolicyNames = {"lrr", "gto", "two_level"};   // SchedPolicy order
-const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache"};
-const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch",
-                            "int_div_instructions", "int_div_latency"};
-const KeyList kPipeKeys = {"lanes", "interval", "latency"};
+const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty"};   // SchedPolicy order
+const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache", "read_queue_cycles",
+                               "read_ahead"};
+const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd",
+                            "int_div_instructions", "int_div_mufu_instructions", "int_div_latency",
+                            "branch_waits_fixed"};
+const KeyList kPipeKeys = {"lanes", "interval", "latency", "handoff", "datapaths"};
+constexpr size_t kMaxDatapaths = 16;
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks",
                              "const_latency", "tex_latency", "atomic_latency", "dram_latency",
                              "dram_bandwidth_gbs", "max_outstanding_per_sm",
@@ -81,6 +87,7 @@ GpuConfig::Sm read_sm(const Section& s) {
     sm.shared_bytes = s.u32("shared_bytes", 0);
     sm.shared_alloc_unit = s.u32("shared_alloc_unit", 1);
     sm.shared_reserved_per_block = s.u32("shared_reserved_per_block", 0);
+    sm.warp_release = static_cast<WarpRelease>(s.choice("warp_release", kWarpReleaseNames));
     return sm;
 }
 
@@ -97,10 +104,31 @@ GpuConfig::RegFile read_regfile(const Section& s) {
     rf.banks = s.u32("banks", 1, 64);
     rf.reads_per_bank = s.u32("reads_per_bank", 1);
     rf.reuse_cache = s.boolean("reuse_cache");
+    rf.read_queue_cycles = s.u32("read_queue_cycles", 0, 64);
+    rf.read_ahead = s.boolean("read_ahead");
     return rf;
 }
 
-PipeSpec read_pipe(const Section& p) {
+// "fma_heavy fma_lite": the datapaths that execute a pipe class, named; the
+// same name in two classes is one datapath they share.
+uint16_t read_datapaths(const Section& p, std::vector<std::string>& names) {
+    std::istringstream in(p.text("datapaths"));
+    uint16_t mask = 0;
+    for (std::string name; in >> name;) {
+        bool ok = !name.empty();
+        for (char ch : name) ok &= std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+        if (!ok) p.fail_key("datapaths", "expected datapath names (letters, digits, _) separated by spaces, got '" + name + "'");
+        auto it = std::find(names.begin(), names.end(), name);
+        if (it == names.end()) {
+            if (names.size() == kMaxDatapaths) p.fail_key("datapaths", "more than 16 datapaths in all");
+            it = names.insert(names.end(), name);
+        }
+        mask |= uint16_t(1u << (it - names.begin()));
+    }
+    return mask;
+}
+
+PipeSpec read_pipe(const Section& p, std::vector<std::string>& names) {
     const bool lanes = p.has("lanes"), interval = p.has("interval");
     if (lanes == interval) {
         p.fail(lanes ? "give either 'lanes' or 'interval', not both"
@@ -122,20 +150,27 @@ PipeSpec read_pipe(const Section& p) {
         }
     }
     spec.latency = p.u32("latency", 1);
+    spec.handoff = p.u32("handoff", 0, 64);
+    spec.datapaths = read_datapaths(p, names);
     return spec;
 }
 
 GpuConfig::Pipes read_pipes(const Section& s) {
     GpuConfig::Pipes pipes;
-    pipes.fma = read_pipe(s.section("fma", kPipeKeys));
-    pipes.alu = read_pipe(s.section("alu", kPipeKeys));
-    pipes.sfu = read_pipe(s.section("sfu", kPipeKeys));
-    pipes.fp64 = read_pipe(s.section("fp64", kPipeKeys));
-    pipes.lsu = read_pipe(s.section("lsu", kPipeKeys));
-    pipes.tex = read_pipe(s.section("tex", kPipeKeys));
-    pipes.branch = read_pipe(s.section("branch", kPipeKeys));
+    auto& n = pipes.datapath_names;
+    pipes.fma = read_pipe(s.section("fma", kPipeKeys), n);
+    pipes.alu = read_pipe(s.section("alu", kPipeKeys), n);
+    pipes.sfu = read_pipe(s.section("sfu", kPipeKeys), n);
+    pipes.fp64 = read_pipe(s.section("fp64", kPipeKeys), n);
+    pipes.lsu = read_pipe(s.section("lsu", kPipeKeys), n);
+    pipes.tex = read_pipe(s.section("tex", kPipeKeys), n);
+    pipes.branch = read_pipe(s.section("branch", kPipeKeys), n);
+    pipes.imad = read_pipe(s.section("imad", kPipeKeys), n);
+    pipes.iadd = read_pipe(s.section("iadd", kPipeKeys), n);
     pipes.int_div_instructions = s.u32("int_div_instructions", 1);
+    pipes.int_div_mufu_instructions = s.u32("int_div_mufu_instructions", 1, 64);
     pipes.int_div_latency = s.u32("int_div_latency", 1);
+    pipes.branch_waits_fixed = s.boolean("branch_waits_fixed");
     return pipes;
 }
 
@@ -224,11 +259,17 @@ void check_scheduler(const Reader& r, const GpuConfig& c) {
                 "; got " + num(c.scheduler.active_set));
 }
 
+void check_regfile(const Reader& r, const GpuConfig::RegFile& rf) {
+    require(r, uint64_t(rf.banks) * rf.reads_per_bank <= 64, "regfile.reads_per_bank",
+            "expected at most 64 read ports in all (" + ref(r, "regfile.banks", rf.banks) +
+                " x reads_per_bank); got " + num(rf.reads_per_bank));
+}
+
 void check_pipes(const Reader& r, const GpuConfig::Pipes& p) {
     // For these pipes latency is issue-to-result of the whole warp; its last
     // lanes enter the pipe interval - 1 cycles after issue.
     const std::pair<const char*, const PipeSpec*> timed[] = {
-        {"fma", &p.fma}, {"alu", &p.alu}, {"sfu", &p.sfu}, {"fp64", &p.fp64}};
+        {"fma", &p.fma}, {"alu", &p.alu}, {"sfu", &p.sfu}, {"fp64", &p.fp64}, {"imad", &p.imad}, {"iadd", &p.iadd}};
     for (const auto& [name, spec] : timed) {
         std::string base = std::string("pipes.") + name;
         std::string note = r.origin_note(base + ".lanes") + r.origin_note(base + ".interval");
@@ -237,6 +278,15 @@ void check_pipes(const Reader& r, const GpuConfig::Pipes& p) {
                     (note.empty() ? "" : ", " + note) +
                     ": the last lanes of a warp enter the pipe that late); got " + num(spec->latency));
     }
+    const std::pair<const char*, const PipeSpec*> all[] = {
+        {"fma", &p.fma}, {"alu", &p.alu}, {"sfu", &p.sfu}, {"fp64", &p.fp64}, {"lsu", &p.lsu},
+        {"tex", &p.tex}, {"branch", &p.branch}, {"imad", &p.imad}, {"iadd", &p.iadd}};
+    for (const auto& [name, spec] : all)
+        require(r, spec->datapaths != 0, std::string("pipes.") + name + ".datapaths",
+                "expected at least one datapath name (the units that execute this class)");
+    require(r, p.int_div_mufu_instructions <= p.int_div_instructions, "pipes.int_div_mufu_instructions",
+            "expected at most " + ref(r, "pipes.int_div_instructions", p.int_div_instructions) +
+                ", since they are part of the sequence; got " + num(p.int_div_mufu_instructions));
     require(r, p.int_div_latency >= p.int_div_instructions, "pipes.int_div_latency",
             "expected at least " + ref(r, "pipes.int_div_instructions", p.int_div_instructions) +
                 ", since the sequence issues at most one instruction per cycle; got " +
@@ -317,6 +367,7 @@ GpuConfig load_config_text(const std::string& yaml_text, const std::string& name
         c.source_file = name;
         check_sm(r, c.sm);
         check_scheduler(r, c);
+        check_regfile(r, c.regfile);
         check_pipes(r, c.pipes);
         check_memory(r, c.memory);
         return c;
@@ -337,6 +388,7 @@ const char* policy_name(SchedPolicy p) {
         case SchedPolicy::Lrr: return "lrr";
         case SchedPolicy::Gto: return "gto";
         case SchedPolicy::TwoLevel: return "two_level";
+        case SchedPolicy::Gty: return "gty";
     }
     return "?";
 }

@@ -14,7 +14,10 @@
 
 namespace simt {
 
-enum class SchedPolicy : uint8_t { Lrr, Gto, TwoLevel };
+enum class SchedPolicy : uint8_t { Lrr, Gto, TwoLevel, Gty };
+// What a warp that exits gives back before its block ends (sm.warp_release):
+// nothing (block: all at the block's end), its warp slot, or its slot and registers.
+enum class WarpRelease : uint8_t { Block, Slot, SlotAndRegisters };
 
 struct PipeSpec {
     uint32_t interval = 1;   // cycles one warp instruction occupies the pipe of its
@@ -22,6 +25,10 @@ struct PipeSpec {
                              // FMA 1, SFU 8 (4 lanes), FP64 64 on AD107 (1:64), 2 on GH100
     uint32_t latency = 4;    // cycles from issue to result (fixed-latency pipes) or
                              // to the scoreboard release (variable-latency pipes: sfu)
+    uint32_t handoff = 0;    // extra cycles before an instruction of this pipe can read a
+                             // register that another pipe produced (cross-pipe forwarding)
+    uint16_t datapaths = 0;  // bit d: datapath d (GpuConfig::Pipes::datapath_names) executes
+                             // this class; a warp instruction takes one free datapath for `interval`
 };
 
 struct CacheSpec {
@@ -48,6 +55,7 @@ struct GpuConfig {
         uint32_t shared_bytes = 0;      // shared memory per SM usable by blocks
         uint32_t shared_alloc_unit = 0; // per-block shared memory granularity (bytes)
         uint32_t shared_reserved_per_block = 0;  // bytes the system reserves per block
+        WarpRelease warp_release = WarpRelease::Block;  // shared memory and the block slot always wait for the block
     } sm;
 
     struct Scheduler {
@@ -60,12 +68,18 @@ struct GpuConfig {
         uint32_t banks = 2;             // banks per sub-partition
         uint32_t reads_per_bank = 1;    // operand reads per bank per cycle
         bool reuse_cache = true;        // operand reuse cache hides a repeated source register
+        uint32_t read_queue_cycles = 0; // bank reads that may still be queued behind an issue before the
+                                        // scheduler stalls (0: every conflict cycle holds it)
+        bool read_ahead = false;        // ready operands are read while the warp waits for the others
     } regfile;
 
     struct Pipes {
-        PipeSpec fma, alu, sfu, fp64, lsu, tex, branch;
+        PipeSpec fma, alu, sfu, fp64, lsu, tex, branch, imad, iadd;  // per pipe class (isa::Pipe)
+        std::vector<std::string> datapath_names;  // the sub-partition's datapaths, in order of first mention
         uint32_t int_div_instructions = 0;  // issue slots of one emulated integer division
+        uint32_t int_div_mufu_instructions = 0;  // of which MUFU-class (I2F, RCP, F2I): its SFU occupancy
         uint32_t int_div_latency = 0;       // dependent latency of one emulated division
+        bool branch_waits_fixed = false;    // a branch waits for the warp's fixed-latency results (stall counts)
     } pipes;
 
     struct Memory {

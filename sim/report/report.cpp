@@ -49,10 +49,10 @@ const char* stall_hint(StallReason r) {
             return "chains of dependent math: give each warp independent instructions (ILP) or more warps";
         case StallReason::MathPipeThrottle:
             return "a pipe is saturated (compute-bound): move work to a cheaper pipe (fp32 not fp64, "
-                   "shifts not integer division, fewer special functions)";
+                   "shifts not integer multiply, fewer dependent chains on one pipe)";
         case StallReason::MioThrottle:
-            return "the MIO queue is full: fewer shared-memory/shuffle/special instructions, v4 accesses, "
-                   "fewer bank conflicts";
+            return "the MIO queue is full: fewer shared-memory/shuffle/special-function (sin, rsqrt, ex2, "
+                   "integer division) instructions, v4 accesses, fewer bank conflicts";
         case StallReason::LgThrottle:
             return "too many global/local requests in flight: fewer and wider (v4) accesses, coalesce, "
                    "avoid local-memory spills";
@@ -366,6 +366,7 @@ void write_json(std::ostream& out, const RunInfo& run, const Stats& s) {
         .field("operand_reads", s.regfile.operand_reads)
         .field("reuse_hits", s.regfile.reuse_hits)
         .field("bank_conflict_cycles", s.regfile.bank_conflict_cycles)
+        .field("bank_hold_cycles", s.regfile.bank_hold_cycles)
         .end_object();
     j.begin_array("per_pc");
     for (size_t pc = 0; pc < s.per_pc.size(); ++pc) {

@@ -26,6 +26,7 @@ struct IssueCost {
     uint32_t slots = 1;    // scheduler issue slots (an emulated division: int_div_instructions)
     uint32_t busy = 1;     // cycles its pipe is occupied
     uint32_t latency = 1;  // its result is ready `latency` cycles after issue (not memory accesses)
+    uint32_t handoff = 0;  // extra cycles before it can read a register another pipe produced
 };
 
 inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, const PipeSpecs& pipes,
@@ -36,11 +37,13 @@ inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, 
         const PipeSpec& pipe = pipes[int(d.pipe)];
         IssueCost c;
         c.busy = std::max(pipe.interval, 1u);
+        // (an emulated division's latency, measured as a chain of divisions, already has its handoffs)
+        c.handoff = d.lat == isa::Lat::Emul ? 0 : pipe.handoff;
         switch (d.lat) {
             case isa::Lat::Fixed: case isa::Lat::Mio: c.latency = pipe.latency; break;
-            case isa::Lat::Emul:
+            case isa::Lat::Emul:  // its MUFU-class instructions (I2F, RCP, F2I) occupy its pipe (the SFU)
                 c.slots = std::max(cfg.int_div_instructions, 1u);
-                c.busy = std::max(c.busy, c.slots);
+                c.busy = c.busy * std::max(cfg.int_div_mufu_instructions, 1u);
                 c.latency = cfg.int_div_latency;
                 break;
             case isa::Lat::L1tex: case isa::Lat::Ctrl: break;
@@ -50,6 +53,13 @@ inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, 
     return v;
 }
 
+// Bit c: the program has an instruction of pipe class c.
+inline uint32_t used_classes(const std::vector<DecodedInst>& code) {
+    uint32_t m = 0;
+    for (const DecodedInst& d : code) m |= 1u << int(d.pipe);
+    return m;
+}
+
 struct Context {
     Context(const GpuConfig& config, const isa::Program& program, func::GlobalMemory& memory,
             Stats& stats, Observer* observer)
@@ -57,6 +67,7 @@ struct Context {
           prog(program),
           code(decode_program(program)),
           pipes(pipe_specs(config.pipes)),
+          datapaths(pipes, used_classes(code)),
           cost(issue_costs(code, pipes, config.pipes)),
           footprint(block_footprint(config, program)),
           exec(program, memory, limits(config)),
@@ -77,6 +88,7 @@ struct Context {
     const isa::Program& prog;
     const std::vector<DecodedInst> code;
     const PipeSpecs pipes;
+    const DatapathMap datapaths;     // which datapaths run each pipe class
     const std::vector<IssueCost> cost;  // per pc
     const BlockFootprint footprint;
 

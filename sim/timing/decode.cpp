@@ -69,7 +69,9 @@ std::vector<DecodedInst> decode_program(const isa::Program& program) {
             case MemKind::Const: case MemKind::Shuffle: d.unit = Unit::Mio; break;
             default: d.unit = Unit::L1tex; break;
         }
-        d.throttle = d.unit == Unit::Mio ? StallReason::MioThrottle
+        // Special functions (MUFU) wait in the MIO queue in front of the unit: Nsight
+        // Compute reports a busy MUFU as mio_throttle (its results as short_scoreboard).
+        d.throttle = d.unit == Unit::Mio || oi.pipe == isa::Pipe::Sfu ? StallReason::MioThrottle
                    : d.mem == MemKind::Tex ? StallReason::TexThrottle
                    : d.unit == Unit::L1tex ? StallReason::LgThrottle
                    : StallReason::MathPipeThrottle;

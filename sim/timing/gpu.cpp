@@ -122,7 +122,10 @@ private:
             pipe.busy_cycles += ps.issued * c.busy;
             for (int r = 0; r < kNumStallReasons; ++r) s.stall_cycles[r] += ps.stall_cycles[r];
         }
-        for (size_t i = 0; i < sms_.size(); ++i) s.per_sm[i].warp_instructions = sms_[i]->warp_instructions();
+        for (size_t i = 0; i < sms_.size(); ++i) {
+            s.per_sm[i].warp_instructions = sms_[i]->warp_instructions();
+            sms_[i]->add_regfile(s.regfile);
+        }
     }
 
     void finish() {

@@ -1,8 +1,9 @@
 // pipes.hpp: the execution pipes of one sub-partition.
 //
-// Each pipe (fma, alu, sfu, fp64, lsu, tex, branch) accepts one warp
-// instruction every `interval` cycles (its initiation interval: 32 lanes /
-// lanes per sub-partition); `free_at` is the first cycle it accepts the next.
+// Each pipe class (fma, alu, sfu, fp64, lsu, tex, branch, imad, iadd) accepts
+// one warp instruction every `interval` cycles on each of its datapaths (its
+// initiation interval: 32 lanes / lanes per sub-partition; datapaths.hpp);
+// `free_at` is the first cycle it accepts the next.
 // Fixed-latency pipes (fma, alu, fp64) make their result ready `latency`
 // cycles after issue, so a dependent instruction issues exactly `latency`
 // cycles later. sfu.latency is the SFU's scoreboard release; branch.latency
@@ -15,6 +16,7 @@
 
 #include "isa/isa.hpp"
 #include "sim/config/config.hpp"
+#include "sim/timing/datapaths.hpp"
 
 #include <algorithm>
 #include <array>
@@ -33,12 +35,10 @@ inline PipeSpecs pipe_specs(const GpuConfig::Pipes& p) {
     s[int(isa::Pipe::Lsu)] = p.lsu;
     s[int(isa::Pipe::Tex)] = p.tex;
     s[int(isa::Pipe::Branch)] = p.branch;
+    s[int(isa::Pipe::Imad)] = p.imad;
+    s[int(isa::Pipe::Iadd)] = p.iadd;
     return s;
 }
-
-struct PipeState {
-    std::array<uint64_t, isa::kNumPipes> free_at{};
-};
 
 // Each pipe's busy windows as a warp waiting for it sees them: an issue
 // picked at t that makes the pipe free at f > t + 1 throttles its waiting

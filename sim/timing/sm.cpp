@@ -2,6 +2,8 @@
 // timing of one issued instruction (see sm.hpp).
 #include "sim/timing/sm.hpp"
 
+#include "sim/timing/stall_counts.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <sstream>
@@ -9,7 +11,8 @@
 namespace simt::timing {
 
 Sm::Sm(uint32_t index, Context& ctx)
-    : index_(index), ctx_(ctx), slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), l1_(ctx.cfg, ctx.l2, ctx.stats.memory) {
+    : index_(index), ctx_(ctx), res_(ctx.cfg.sm, ctx.footprint), branch_waits_fixed_(ctx.cfg.pipes.branch_waits_fixed),
+      slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), l1_(ctx.cfg, ctx.l2, ctx.stats.memory) {
     uint32_t n = std::max(ctx.cfg.sm.sub_partitions, 1u);
     for (uint32_t i = 0; i < n; ++i) sps_.push_back(std::make_unique<SubPartition>(*this, i, ctx));
     sp_next_.assign(n, kNever);
@@ -17,14 +20,7 @@ Sm::Sm(uint32_t index, Context& ctx)
 
 // ---------------------------------------------------------------- dispatch
 
-bool Sm::fits() const {
-    const BlockFootprint& f = ctx_.footprint;
-    const auto& sm = ctx_.cfg.sm;
-    return used_warps_ + f.warps <= sm.max_warps &&
-           (!f.counts_as_block || used_blocks_ < sm.max_blocks) &&
-           uint64_t(used_regs_) + f.registers <= sm.registers &&
-           uint64_t(used_shared_) + f.shared <= sm.shared_bytes;
-}
+bool Sm::fits() const { return res_.fits(); }
 
 void Sm::count_residency(uint64_t t, int delta) {
     SmStats& s = ctx_.stats.per_sm[index_];
@@ -37,11 +33,7 @@ void Sm::count_residency(uint64_t t, int delta) {
 }
 
 void Sm::dispatch(uint64_t block_index, uint64_t t) {
-    const BlockFootprint& f = ctx_.footprint;
-    used_warps_ += f.warps;
-    used_blocks_ += f.counts_as_block ? 1 : 0;
-    used_regs_ += f.registers;
-    used_shared_ += f.shared;
+    res_.take_block();
 
     size_t bi = 0;
     while (bi < blocks_.size() && blocks_[bi].used) ++bi;
@@ -74,7 +66,7 @@ void Sm::dispatch(uint64_t block_index, uint64_t t) {
         w.sb = &scoreboards_[next_slot];
         w.sb->reset();
         w.reuse_pc = kNoPc;
-        if (!fw.done()) w.operand_ready = w.sb->ready_for(ctx_.code[w.pc], w.operand_why);
+        if (!fw.done()) w.operand_ready = w.sb->ready_for(ctx_.code[w.pc], w.operand_why, ctx_.cost[w.pc].handoff);
         else { w.draining = true; w.hold_pc = 0; }
         ctx_.log.open(w, StallReason::NoInstruction, w.pc, t);
         b.slots.push_back(next_slot);
@@ -93,12 +85,13 @@ void Sm::retire(TWarp& w, uint64_t t) {
     count_residency(t, -1);
     ctx_.last_retire = std::max(ctx_.last_retire, t);
     BlockRec& b = blocks_[w.block_slot];
+    if (res_.release_warp()) {
+        // Its slot leaves the block's list: another block's warp may take it.
+        std::erase(b.slots, w.id.slot);
+        ctx_.dispatch_pending = true;
+    }
     if (--b.live > 0) return;
-    const BlockFootprint& f = ctx_.footprint;
-    used_warps_ -= f.warps;
-    used_blocks_ -= f.counts_as_block ? 1 : 0;
-    used_regs_ -= f.registers;
-    used_shared_ -= f.shared;
+    res_.release_block();
     if (ctx_.observer) ctx_.observer->on_block_retired(t, b.index, index_);
     b.used = false;
     b.fblock.reset();
@@ -218,7 +211,7 @@ uint64_t Sm::mio_access(const DecodedInst& d, const func::DynInst& dyn, uint64_t
     }
 }
 
-uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp) {
+uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_delay) {
     const uint32_t pc = w.pc;
     const DecodedInst& d = ctx_.code[pc];
     const IssueCost& c = ctx_.cost[pc];
@@ -236,15 +229,16 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp) {
     ++issued_;
 
     // Result time and pipe occupancy.
-    uint64_t done = t + c.latency;
+    uint64_t done = t + c.latency + operand_delay;
     if (d.mem != MemKind::None) {
-        if (d.lat == isa::Lat::L1tex) done = l1tex_access(d, dyn, t);
-        else if (d.lat == isa::Lat::Mio) done = mio_access(d, dyn, t);
+        if (d.lat == isa::Lat::L1tex) done = l1tex_access(d, dyn, t) + operand_delay;
+        else if (d.lat == isa::Lat::Mio) done = mio_access(d, dyn, t) + operand_delay;
         w.mem_done = std::max(w.mem_done, done);
     }
     if (d.unit == Unit::L1tex || d.unit == Unit::Mio) shared_reserved_ = true;
-    sp.pipes.free_at[int(d.pipe)] = t + c.busy;
-    for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces);
+    sp.pipes.take(ctx_.datapaths, int(d.pipe), t, c.busy);
+    for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces, d.pipe);
+    if (d.lat == isa::Lat::Fixed && d.ndst) w.fixed_done = std::max(w.fixed_done, done);
 
     ctx_.log.set(w, StallReason::Selected, pc, t);
     w.candidate = false;
@@ -266,7 +260,8 @@ void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t
     uint32_t next = w.fwarp->next_pc();
     if (next != pc + 1 || dyn.diverged) w.branch_ready = t + ctx_.cfg.pipes.branch.latency;
     w.pc = next;
-    w.operand_ready = w.sb->ready_for(ctx_.code[next], w.operand_why);
+    w.operand_ready = w.sb->ready_for(ctx_.code[next], w.operand_why, ctx_.cost[next].handoff);
+    if (branch_waits_fixed_) branch_stall_count(w, ctx_.code[next]);
     if (dyn.barrier) {
         w.at_barrier = true;
         w.hold_pc = pc;
@@ -293,7 +288,7 @@ void Sm::release_barrier_if_ready(BlockRec& b, uint64_t t) {
 
 std::string Sm::describe(uint64_t t) const {
     std::ostringstream os;
-    os << "sm " << index_ << ": " << resident_warps_ << " resident warps, " << used_blocks_
+    os << "sm " << index_ << ": " << resident_warps_ << " resident warps, " << res_.blocks()
        << " blocks; L1TEX outstanding " << l1_.outstanding() << ", tag stage free at " << l1_.tag_free()
        << "; MIO free at " << mio_.free_at << '\n';
     for (const auto& sp : sps_)

@@ -6,7 +6,8 @@
 // Sm::issue executes an instruction functionally and times it: pipe
 // occupancy, result latency (fixed, SFU, memory), scoreboard, branches,
 // barriers, exit and drain. A warp retires when its drain ends; a block
-// retires when its last warp does, freeing its resources from that cycle.
+// retires when its last warp does, freeing its resources from that cycle
+// (with sm.warp_release, a warp's slot and registers already when it retires).
 //
 // Left out: instruction fetch and the instruction cache, the block
 // launch pipeline beyond a fixed block_launch_cycles delay.
@@ -14,6 +15,7 @@
 
 #include "sim/timing/context.hpp"
 #include "sim/timing/memory/l1.hpp"
+#include "sim/timing/resources.hpp"
 #include "sim/timing/sub_partition.hpp"
 #include "sim/timing/warp.hpp"
 
@@ -41,6 +43,10 @@ public:
     void prefetch() const;
     bool busy() const { return resident_warps_ > 0; }
     uint64_t warp_instructions() const { return issued_; }  // issued on this SM so far
+    // Adds its schedulers' register-file counters (kept per scheduler during the run).
+    void add_regfile(RegFileStats& s) const {
+        for (const auto& sp : sps_) sp->add_regfile(s);
+    }
     std::string describe(uint64_t t) const;
 
     // ---- used by SubPartition (inline: called for every warp in every tick)
@@ -73,8 +79,9 @@ public:
         if (t < w.operand_ready) block(w, w.operand_why, w.operand_ready, t);
         else w.candidate = true;
     }
-    // Issues w's next instruction at cycle t; returns the issue slots it takes.
-    uint32_t issue(TWarp& w, uint64_t t, SubPartition& sp);
+    // Issues w's next instruction at cycle t, its operands `operand_delay`
+    // cycles late (register-bank reads); returns the issue slots it takes.
+    uint32_t issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_delay = 0);
 
 private:
     struct BlockRec {
@@ -101,6 +108,8 @@ private:
 
     uint32_t index_;
     Context& ctx_;
+    SmResources res_;                             // warp and block slots, registers, shared memory in use
+    bool branch_waits_fixed_;                     // pipes.branch_waits_fixed (stall_counts.hpp), kept at hand
     std::vector<TWarp> slots_;                    // max_warps, fixed addresses
     std::vector<Scoreboard> scoreboards_;         // one per slot
     std::vector<BlockRec> blocks_;
@@ -108,9 +117,7 @@ private:
     std::vector<uint64_t> sp_next_;               // each one's next_event(), kept in step (few cache lines per tick)
     L1Tex l1_;
     MioStage mio_;
-    // resources in use
     bool shared_reserved_ = false;                // an L1TEX/MIO request entered in this tick
-    uint32_t used_warps_ = 0, used_blocks_ = 0, used_regs_ = 0, used_shared_ = 0;
     uint64_t next_event_ = kNever;
     // residency accounting (SmStats)
     uint64_t issued_ = 0;

@@ -115,7 +115,8 @@ struct MemoryStats {
 struct RegFileStats {
     uint64_t operand_reads = 0;          // source-register reads that went to a bank
     uint64_t reuse_hits = 0;             // source reads served by the operand reuse cache
-    uint64_t bank_conflict_cycles = 0;   // extra dispatch cycles (= warp-cycles in dispatch_stall)
+    uint64_t bank_conflict_cycles = 0;   // extra read cycles of instructions whose own sources share a bank port
+    uint64_t bank_hold_cycles = 0;       // cycles the scheduler was held by the read queue (= warp-cycles in dispatch_stall)
     bool operator==(const RegFileStats&) const = default;  // exact, for determinism tests
 };
 

@@ -21,7 +21,8 @@ bool waits_for_pipe(const DecodedInst& d) { return d.unit == Unit::Math || d.uni
 }  // namespace
 
 SubPartition::SubPartition(Sm& sm, uint32_t index, Context& ctx)
-    : policy_(make_policy(ctx.cfg.scheduler)), sm_(sm), index_(index), ctx_(ctx), log_(ctx.log),
+    : policy_(make_policy(ctx.cfg.scheduler)), ports_(ctx.cfg.regfile), banks_on_(ctx.banks.enabled()), sm_(sm),
+      index_(index), ctx_(ctx), log_(ctx.log),
       code_(ctx.code.data()) {
     uint32_t nsp = std::max(ctx.cfg.sm.sub_partitions, 1u);
     uint32_t local = (ctx.cfg.sm.max_warps + nsp - 1) / nsp;
@@ -183,6 +184,22 @@ inline uint64_t SubPartition::next_after(uint64_t t, bool issued) const {
     return next;
 }
 
+// The register reads of warp i's instruction picked at t, on the bank ports.
+[[gnu::always_inline]] inline void SubPartition::read_operands(uint32_t i, uint64_t t, ReadPorts::Timing& rd) {
+    TWarp& w = *warp_[i];
+    // The operand reuse cache belongs to the scheduler: it still holds this warp's
+    // operands only if this warp issued the scheduler's previous instruction.
+    const uint32_t prev = last_warp_ == i ? w.reuse_pc : kNoPc;
+    if (banks_on_) {
+        const BankReads& reads = ctx_.banks.reads(prev, w.pc, rf_);
+        if (reads.n) rd = ports_.schedule(reads, *w.sb, std::max(w.last_issue, w.branch_ready), t);
+        rf_.bank_conflict_cycles += rd.own;
+        rf_.bank_hold_cycles += rd.hold;
+    }
+    w.reuse_pc = w.pc;
+    last_warp_ = i;
+}
+
 inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
     TWarp& w = *warp_[i];
     const uint64_t bit = 1ull << i;
@@ -196,18 +213,16 @@ inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
         candidates_ &= ~bit;
         not_selected_ &= ~bit;
     }
-    const DecodedInst& d = code_[w.pc];
-    // The operand reuse cache belongs to the scheduler: it still holds this warp's
-    // operands only if this warp issued the scheduler's previous instruction.
-    const uint32_t prev = last_warp_ == i ? w.reuse_pc : kNoPc;
-    const uint32_t extra = ctx_.banks.extra_cycles(prev, w.pc, ctx_.stats.regfile);
-    w.reuse_pc = w.pc;
-    last_warp_ = i;
-    if (extra) log_.set(w, StallReason::DispatchStall, w.pc, t);
-    const uint64_t ti = t + extra;
-    const uint32_t slots = sm_.issue(w, ti, *this);
+    ReadPorts::Timing rd;
+    read_operands(i, t, rd);
+    if (rd.hold) log_.set(w, StallReason::DispatchStall, w.pc, t);
+    const uint64_t ti = t + rd.hold;
+    const uint32_t slots = sm_.issue(w, ti, *this, rd.late);
     busy_until_ = ti + slots;
-    if (pipes.free_at[int(d.pipe)] > t + 1) open_window(int(d.pipe), t);
+    for (uint32_t m = pipes.changed; m; m &= m - 1) {  // its class, and those sharing the datapath it took
+        const int q = std::countr_zero(m);
+        if (pipes.free_at[q] > t + 1) open_window(q, t);
+    }
     view_[i].last_issue = w.last_issue;
     after_issue(i);
 }

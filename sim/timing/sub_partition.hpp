@@ -11,8 +11,10 @@
 //      pipe or unit frees (it can only free later, never earlier); a waiting
 //      warp is eligible when its pipe is free (one test per pipe, not per warp);
 //   3. if the scheduler is not still dispatching an earlier instruction, the
-//      policy picks one eligible warp; its register-bank conflicts delay its
-//      dispatch (dispatch_stall), then it issues (selected) through Sm::issue;
+//      policy picks one eligible warp; its register reads are scheduled on the
+//      bank ports (read_ports.hpp): a conflict delays its operands, and what
+//      exceeds the read queue holds the scheduler (dispatch_stall); then it
+//      issues (selected) through Sm::issue;
 //      the other eligible candidates are not_selected (waiting warps are
 //      settled lazily: throttled while their pipe is busy, not_selected
 //      otherwise, see accounting.hpp). The issued warp's next state is known
@@ -28,6 +30,7 @@
 
 #include "sim/timing/context.hpp"
 #include "sim/timing/pipes.hpp"
+#include "sim/timing/read_ports.hpp"
 #include "sim/timing/scheduler/policy.hpp"
 #include "sim/timing/warp.hpp"
 
@@ -77,6 +80,12 @@ public:
         wake_at(w.wake);
     }
     bool empty() const { return resident_ == 0; }
+    void add_regfile(RegFileStats& s) const {
+        s.operand_reads += rf_.operand_reads;
+        s.reuse_hits += rf_.reuse_hits;
+        s.bank_conflict_cycles += rf_.bank_conflict_cycles;
+        s.bank_hold_cycles += rf_.bank_hold_cycles;
+    }
     // Has warps whose eligibility depends on the SM's shared units (L1TEX, MIO).
     bool has_candidates() const { return candidates_ != 0; }
 
@@ -95,11 +104,15 @@ private:
     uint64_t check_candidates(uint64_t t);  // the eligible ones
     void not_selected(uint64_t eligible, int chosen, uint64_t t);
     void issue_pick(uint32_t i, uint64_t t);
+    void read_operands(uint32_t i, uint64_t t, ReadPorts::Timing& rd);  // (an out-parameter: no packing of the result)
     void after_issue(uint32_t i);
     void open_window(int pipe, uint64_t t);
     uint64_t next_after(uint64_t t, bool issued) const;
 
     PipeWindows windows_;                // busy windows of the pipes (lazy accounting)
+    ReadPorts ports_;                    // the register banks' read ports
+    bool banks_on_;                      // regfile.model_banks (and banks > 0)
+    RegFileStats rf_;                    // its register-file counters (Stats::regfile sums them at the end)
     Sm& sm_;
     uint32_t index_;
     Context& ctx_;

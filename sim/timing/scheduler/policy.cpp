@@ -15,6 +15,7 @@ std::unique_ptr<Policy> make_policy(const GpuConfig::Scheduler& spec) {
         case SchedPolicy::Lrr: return make_lrr_policy();
         case SchedPolicy::Gto: return make_gto_policy();
         case SchedPolicy::TwoLevel: return make_two_level_policy(spec.active_set);
+        case SchedPolicy::Gty: return make_gty_policy();
     }
     return make_gto_policy();
 }

@@ -57,6 +57,7 @@ private:
 std::unique_ptr<Policy> make_lrr_policy();
 std::unique_ptr<Policy> make_gto_policy();
 std::unique_ptr<Policy> make_two_level_policy(uint32_t active_set);
+std::unique_ptr<Policy> make_gty_policy();
 std::unique_ptr<Policy> make_policy(const GpuConfig::Scheduler& spec);
 
 }  // namespace simt::timing
