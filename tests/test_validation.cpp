@@ -58,6 +58,13 @@ double hw(const std::map<std::string, double>& rows, const std::string& kernel, 
 
 GpuConfig h200(Uniforms sets = {}) { return simt::load_config(source("configs/h200.yaml"), sets); }
 
+// One SM's share of the H200's memory side: of the 4800 GB/s as one DRAM channel, and of the 96 L2
+// slices' throughput (1 sector per cycle each) as one slice.
+GpuConfig h200_one_sm_memory() {
+    return h200({"sm.count=1", "memory.dram_bandwidth_gbs=" + std::to_string(4800.0 / 132), "memory.dram.channels=1",
+                 "memory.l2_slices.count=1", "memory.l2_slices.sectors_per_cycle=" + std::to_string(96.0 / 132)});
+}
+
 // A calibration trace, its text edited to scale it down, assembled once and run under
 // several uniforms. Not movable: the memory image refers to the program.
 struct Trace {
@@ -126,8 +133,8 @@ TEST_CASE("validation: pointer chases hit L1, L2 and DRAM at the H200's latencie
         CHECK(per_hop == Approx(hw(rows, "lat_l1_16KB", "latency_per_ptx_op")).epsilon(kTol));
     }
     SECTION("L2: 2 MB ring, warmed over more lines than L1 holds, so the repeated walk misses L1") {
-        Trace t("lat_l2_2MB");
-        double per_hop = t.per_step(config, "iters", 2, 6, {"warm=640"}) / 16;
+        Trace t("lat_l2_2MB");  // (a kernel without shared memory gets a 248 KB L1: 1960 lines)
+        double per_hop = t.per_step(config, "iters", 2, 6, {"warm=8192"}) / 16;
         CHECK(per_hop == Approx(hw(rows, "lat_l2_2MB", "latency_per_ptx_op")).epsilon(kTol));
     }
     SECTION("DRAM: cold walk (8 MB ring here: a cold walk misses L2 whatever the span)") {
@@ -199,7 +206,7 @@ TEST_CASE("validation: a warp pays for its longest lane (trip counts, 5%)", "[va
 
 TEST_CASE("validation: strided loads up to 32 B apart cost the coalesced time (5%)", "[validation]") {
     const auto rows = read_hw();
-    const GpuConfig config = h200({"sm.count=1", "memory.dram_bandwidth_gbs=" + std::to_string(4800.0 / 132)});
+    const GpuConfig config = h200_one_sm_memory();
     const uint32_t floats = 524288;  // 2 MB instead of 16 MB
     Trace t("strided_read", {{"f32 4194304", "f32 524288"}});
     auto at = [&](int s) {
@@ -216,7 +223,7 @@ TEST_CASE("validation: strided loads up to 32 B apart cost the coalesced time (5
 
 TEST_CASE("validation: a latency-bound kernel slows down as registers cut resident warps (5%)", "[validation]") {
     const auto rows = read_hw();
-    const GpuConfig config = h200({"sm.count=1", "memory.dram_bandwidth_gbs=" + std::to_string(4800.0 / 132)});
+    const GpuConfig config = h200_one_sm_memory();
     Trace t("occupancy", {{".grid 120", ".grid 40"}});  // whole waves at 8, 5, 4 and 1 blocks per SM
     auto at = [&](const char* k) {
         t.program.regs_per_thread = uint32_t(hw(rows, k, "regs_per_thread"));
