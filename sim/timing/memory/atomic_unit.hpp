@@ -6,7 +6,8 @@
 // address (from any warp) starts when the previous one has finished, so a hot
 // counter or a few hot histogram bins serialise GPU-wide. The unit also starts
 // at most atomics.slice_ops_per_cycle lane operations per cycle (a server,
-// server.hpp). The old value of a group's last lane returns at start +
+// server.hpp, whose queueing here is per address group: the groups of one
+// request queue behind each other). The old value of a group's last lane returns at start +
 // memory.atomic_latency + (ops - 1) * same_address_cycles.
 // With same_address_cycles = 0 the lanes of one sector merge into one
 // operation and one sector takes one operation per cycle.
@@ -31,10 +32,10 @@ public:
           latency_(c.memory.atomic_latency),
           cost_(c.memory.atomics.slice_ops_per_cycle > 0 ? 1.0 / c.memory.atomics.slice_ops_per_cycle : 0.0) {}
 
-    // `ops` lane operations on `key` (an address) of request `req`, arriving at t with
+    // `ops` lane operations on `key` (an address), arriving at t with
     // their data at the slice at `ready`: the cycle the old value is back at the SM.
-    uint64_t execute(uint64_t t, uint64_t ready, uint64_t key, uint32_t ops, uint64_t req, MemoryStats& stats) {
-        uint64_t start = ready + unit_.take(t, req, ops * cost_);
+    uint64_t execute(uint64_t t, uint64_t ready, uint64_t key, uint32_t ops, MemoryStats& stats) {
+        uint64_t start = ready + unit_.take(t, ++seq_, ops * cost_);  // groups queue one after another
         uint64_t& next = free_[key];
         if (next > start) {
             stats.atomic_serial_cycles += next - start;
@@ -57,6 +58,7 @@ private:
     uint32_t same_, latency_;
     double cost_;
     RateServer unit_;
+    uint64_t seq_ = 0;
     std::unordered_map<uint64_t, uint64_t> free_;  // address -> cycle its next operation may start
 };
 

@@ -30,7 +30,7 @@ public:
 
     uint32_t slice_of(uint64_t line) const {
         if (slices_ == 1) return 0;
-        return uint32_t((line % slices_ + mix_bits(line / slices_)) % slices_);
+        return uint32_t((line % slices_ + mix_bits(line / slices_) % slices_) % slices_);
     }
     // The global line of a slice's own line index (the inverse of the map).
     uint64_t line_of(uint32_t slice, uint64_t local) const {

@@ -88,7 +88,7 @@ uint64_t L2Slice::write(uint64_t at, uint64_t local, bool partial) {
 
 uint64_t L2Slice::atomic(uint64_t at, uint64_t local, uint64_t global, uint64_t key, uint32_t ops, uint64_t req) {
     uint64_t ready = read(at, local, global, req);  // the sector's data at the slice
-    uint64_t done = atomics_.execute(at, ready, key, ops, req, stats_);
+    uint64_t done = atomics_.execute(at, ready, key, ops, stats_);
     fill(at, local, ready, true, false, false);  // present now: marks it dirty, evicts nothing
     return done;
 }
