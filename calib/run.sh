@@ -9,9 +9,10 @@ set -u
 HERE="$(cd "$(dirname "$0")" && pwd)"
 OUT="${OUT:-$HERE/results/local}"
 BUILD="${CALIB_BUILD:-/tmp/calib_build}"
-PROGS="devprops latency throughput divergence memory occupancy launch"
+PROGS="${CALIB_PROGS:-devprops latency throughput divergence memory occupancy launch}"
+CSV_NAME="${CALIB_CSV:-calib_h200.csv}"
 mkdir -p "$OUT" "$BUILD"
-CSV="$OUT/calib_h200.csv"
+CSV="$OUT/$CSV_NAME"
 DEV="$OUT/device.txt"
 LOG="$OUT/log.txt"
 SASS="$OUT/sass_excerpts.txt"
@@ -84,8 +85,25 @@ if command -v cuobjdump >/dev/null; then
   done
   python3 "$HERE/sass_loops.py" --sass "$BUILD/all.sass" --csv "$CSV" --out "$SASS" >>"$LOG" 2>&1
   log "sass done ($(wc -l <"$BUILD/all.sass") lines)"
+  [ -n "${CALIB_SASS_ALL:-}" ] && cp "$BUILD/all.sass" "$OUT/all.sass"
 else
   log "no cuobjdump"
+fi
+# Nsight Compute's warp states per kernel (one launch of each: CALIB_NCU=1), where ncu exists.
+if [ -n "${CALIB_WITH_NCU:-}" ] && command -v ncu >/dev/null; then
+  NCU="$OUT/ncu_${CSV_NAME%.csv}.csv"
+  : >"$NCU"
+  for p in $PROGS; do
+    [ "$p" = devprops ] && continue
+    [ -x "$BUILD/$p" ] || continue
+    log "ncu $p"
+    CALIB_NCU=1 timeout 150 ncu --clock-control none --csv --page raw --section WarpStateStats \
+      --section SchedulerStats --section Occupancy --section LaunchStats \
+      --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,l1tex__t_sector_hit_rate.pct,gpu__time_duration.sum \
+      "$BUILD/$p" >"$BUILD/$p.ncu.csv" 2>>"$LOG"
+    log "ncu $p rc=$? ($(wc -l <"$BUILD/$p.ncu.csv") lines)"
+    sed -n '/^"ID"/,$p' "$BUILD/$p.ncu.csv" | sed "s/^/$p,/" >>"$NCU"
+  done
 fi
 log "rows: $(($(wc -l <"$CSV") - 1)); total $(($(date +%s) - T0)) s"
 # Short summary at the end of the output.

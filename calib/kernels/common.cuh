@@ -145,3 +145,72 @@ struct Rng {
     return s * 2685821657736338717ull;
   }
 };
+
+// ---------------------------------------------------------------- per-warp records (extended set)
+
+// One record per warp: its SM, hardware warp slot (%warpid), and clock64() at start and end.
+struct WarpRec {
+  long long t0, t1;
+  unsigned sm, hwwarp;
+};
+__device__ __forceinline__ unsigned hw_warpid() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%warpid;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ void warp_record(WarpRec* rec, long long t0, long long t1) {
+  if ((threadIdx.x & 31) == 0) {
+    unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    rec[w] = WarpRec{t0, t1, smid(), hw_warpid()};
+  }
+}
+
+inline double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  double pos = q * (v.size() - 1);
+  size_t i = size_t(pos);
+  double f = pos - i;
+  return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+}
+
+// Distribution of per-warp durations (t1 - t0) and of end times relative to the first start on
+// the same SM (clock64 is per SM): median, p10, p90, min, max.
+struct WarpDist {
+  double dur_med, dur_p10, dur_p90, dur_min, dur_max;
+  double end_med, end_p10, end_p90, end_max;
+};
+inline WarpDist warp_dist(const std::vector<WarpRec>& recs) {
+  std::map<unsigned, long long> first;
+  for (auto& r : recs) {
+    auto it = first.find(r.sm);
+    if (it == first.end() || r.t0 < it->second) first[r.sm] = r.t0;
+  }
+  std::vector<double> dur, end;
+  for (auto& r : recs) {
+    dur.push_back(double(r.t1 - r.t0));
+    end.push_back(double(r.t1 - first[r.sm]));
+  }
+  WarpDist d;
+  d.dur_med = quantile(dur, 0.5); d.dur_p10 = quantile(dur, 0.1); d.dur_p90 = quantile(dur, 0.9);
+  d.dur_min = quantile(dur, 0.0); d.dur_max = quantile(dur, 1.0);
+  d.end_med = quantile(end, 0.5); d.end_p10 = quantile(end, 0.1); d.end_p90 = quantile(end, 0.9);
+  d.end_max = quantile(end, 1.0);
+  return d;
+}
+// Rows for a distribution: <prefix>_dur_med ... in cycles.
+inline void warp_rows(const std::string& kernel, const std::string& prefix, const WarpDist& d, double per,
+                      const std::string& notes) {
+  row(kernel, prefix + "dur_med", d.dur_med / per, "cycles", notes);
+  row(kernel, prefix + "dur_p10", d.dur_p10 / per, "cycles", notes);
+  row(kernel, prefix + "dur_p90", d.dur_p90 / per, "cycles", notes);
+  row(kernel, prefix + "dur_min", d.dur_min / per, "cycles", notes);
+  row(kernel, prefix + "dur_max", d.dur_max / per, "cycles", notes);
+  row(kernel, prefix + "end_med", d.end_med / per, "cycles", notes);
+  row(kernel, prefix + "end_p90", d.end_p90 / per, "cycles", notes);
+  row(kernel, prefix + "end_max", d.end_max / per, "cycles", notes);
+}
+// CALIB_NCU=1: every kernel launched once (no warm-up, one repetition), for Nsight Compute.
+inline bool ncu_mode() { return getenv("CALIB_NCU") != nullptr; }
+inline int reps_or_1(int reps) { return ncu_mode() ? 1 : reps; }
+inline int warm_or_0(int warm) { return ncu_mode() ? 0 : warm; }

@@ -2,7 +2,7 @@
 //
 // Counting lives in the timing model; printing (text, JSON, CSV) lives in
 // sim/report/. Every field says what it counts and, where one exists, the
-// Nsight Compute metric it corresponds to (see /work/shared/REFERENCE.md §4-§5).
+// Nsight Compute metric it corresponds to (see ../shared/REFERENCE.md §4-§5).
 // Nothing here depends on host time: two runs of the same program and config
 // give equal Stats (operator== is provided for the determinism tests).
 //

@@ -1,0 +1,198 @@
+// apps.cpp: the app-like kernels, local memory and warp-order / warp-release experiments of the
+// extended set (calib/kernels/apps.cu and contention.cu's local-memory kernels; results in
+// calib_h200_ext.csv). Kernel times are compared whole (the CUDA event time includes the launch,
+// as the simulator's time does with launch.kernel_launch_us); a twin that runs a fraction 1/f of
+// the CUDA grid (noted in its header) is compared at f times its execution time plus the launch.
+// Per-warp distributions come from an observer of warp dispatch and retire (the CUDA kernels read
+// clock64() at the start and end of each warp's work: the same span up to a few cycles).
+#include "sim/calibrate/comparisons.hpp"
+
+#include <algorithm>
+
+namespace simt::calib {
+namespace {
+
+using simt::timing::Stats;
+using simt::timing::WarpId;
+
+// Warp and block lifetimes of one run.
+class Lifetimes : public simt::timing::Observer {
+public:
+    struct Warp {
+        uint64_t start = 0, end = 0;
+        uint32_t sm = 0, slot = 0;
+    };
+    void on_warp_dispatched(uint64_t cycle, const WarpId& id) override {
+        warps_[id.warp] = Warp{cycle, cycle, id.sm, id.slot};
+    }
+    void on_warp_retired(uint64_t cycle, const WarpId& id) override { warps_[id.warp].end = cycle; }
+    void on_block_dispatched(uint64_t cycle, uint64_t, uint32_t sm) override { blocks_.push_back({sm, cycle, 1}); }
+    void on_block_retired(uint64_t cycle, uint64_t, uint32_t sm) override { blocks_.push_back({sm, cycle, -1}); }
+
+    std::vector<double> durations() const {
+        std::vector<double> d;
+        for (const auto& [id, w] : warps_) d.push_back(double(w.end - w.start));
+        return d;
+    }
+    // End of each warp after the first start on its SM, by SM, in slot order.
+    std::map<uint32_t, std::vector<std::pair<uint32_t, double>>> ends_by_sm() const {
+        std::map<uint32_t, uint64_t> first;
+        for (const auto& [id, w] : warps_)
+            if (!first.count(w.sm) || w.start < first[w.sm]) first[w.sm] = w.start;
+        std::map<uint32_t, std::vector<std::pair<uint32_t, double>>> by;
+        for (const auto& [id, w] : warps_) by[w.sm].push_back({w.slot, double(w.end - first[w.sm])});
+        for (auto& [sm, v] : by) std::sort(v.begin(), v.end());
+        return by;
+    }
+    // The most blocks resident at once on one SM (median over SMs).
+    double max_blocks_per_sm() const {
+        std::map<uint32_t, std::vector<std::pair<uint64_t, int>>> ev;
+        for (const auto& b : blocks_) ev[b.sm].push_back({b.cycle, b.delta});
+        std::vector<double> m;
+        for (auto& [sm, e] : ev) {
+            std::sort(e.begin(), e.end());
+            int c = 0, best = 0;
+            for (const auto& x : e) best = std::max(best, c += x.second);
+            m.push_back(best);
+        }
+        return quantile(m, 0.5);
+    }
+    static double quantile(std::vector<double> v, double q) {
+        if (v.empty()) return 0;
+        std::sort(v.begin(), v.end());
+        double pos = q * double(v.size() - 1);
+        size_t i = size_t(pos);
+        double f = pos - double(i);
+        return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+    }
+
+private:
+    struct BlockEvent {
+        uint32_t sm;
+        uint64_t cycle;
+        int delta;
+    };
+    std::map<uint64_t, Warp> warps_;
+    std::vector<BlockEvent> blocks_;
+};
+
+// Kernel time in µs of a twin that runs 1/fraction of the CUDA grid.
+double scaled_us(const Stats& s, double fraction) {
+    return double(s.cycles) / s.clock_mhz * fraction + s.kernel_launch_us;
+}
+
+void app_time(Context& c, const char* kernel, const char* param, double fraction, Uniforms u = {},
+              double to_unit = 1.0) {
+    if (!c.wants(kernel)) return;
+    Trace t(c.trace(kernel));
+    Stats s = t.run(c.h200(), u);
+    c.add("apps", kernel, param, scaled_us(s, fraction) * to_unit, to_unit == 1.0 ? "us" : "ms");
+    compare_states(c, kernel, s);
+}
+
+// sgemm_tile runs a quarter of the CUDA grid (one wave) over K = 128 and 256 of the 1024 k-steps:
+// the full K is the first plus 7 times the difference, and the CUDA grid is 4 such waves.
+void sgemm(Context& c) {
+    if (!c.wants("sgemm_tile")) return;
+    Trace t(c.trace("sgemm_tile"));
+    Stats s1 = t.run(c.h200(), {"K=128"});
+    Stats s2 = t.run(c.h200(), {"K=256"});
+    double cycles = (double(s1.cycles) + 7 * (double(s2.cycles) - double(s1.cycles))) * 4;
+    c.add("apps", "sgemm_tile", "us", cycles / s2.clock_mhz + s2.kernel_launch_us, "us");
+    compare_states(c, "sgemm_tile", s2);
+}
+
+void apps(Context& c) {
+    app_time(c, "saxpy", "us", 1);
+    app_time(c, "stencil5", "us", 4);      // a quarter of the rows
+    app_time(c, "scan_block", "us", 16);   // 1024 of the 16384 blocks
+    app_time(c, "bitonic_step", "us", 1);
+    sgemm(c);
+}
+
+// Per-warp duration quantiles of a run (rows <prefix>dur_med / dur_p90 in cycles).
+void warp_rows(Context& c, const char* kernel, const std::string& prefix, const Lifetimes& l) {
+    auto d = l.durations();
+    c.add("warps", kernel, prefix + "dur_med", Lifetimes::quantile(d, 0.5), "cycles");
+    c.add("warps", kernel, prefix + "dur_p90", Lifetimes::quantile(d, 0.9), "cycles");
+}
+
+void divergent_apps(Context& c) {
+    // raymarch samples every 4th row of tiles (ystep); spmv runs 1/8 of the rows, but its time is
+    // its slowest warps' (rows of up to 4096 entries): compared as is.
+    const std::pair<const char*, double> ks[] = {{"raymarch", 4.0}, {"spmv_powerlaw", 1.0}};
+    for (const auto& [k, fraction] : ks) {
+        if (!c.wants(k)) continue;
+        Trace t(c.trace(k));
+        Lifetimes l;
+        Stats s = t.run(c.h200(), {}, &l);
+        c.add("apps", k, "us", scaled_us(s, fraction), "us");
+        warp_rows(c, k, "warp_", l);
+        compare_states(c, k, s);
+    }
+}
+
+// Warp order: one SM's share (the CUDA kernels give every SM the same blocks).
+void order(Context& c) {
+    for (const char* k : {"order_ffma", "order_dep", "order_mix"}) {
+        if (!c.wants(k)) continue;
+        Trace t(c.trace(k));
+        Lifetimes l;
+        Stats s = t.run(c.one_sm(), {}, &l);
+        std::vector<double> ratio, spread;
+        for (const auto& [sm, v] : l.ends_by_sm()) {
+            size_t q = v.size() / 4;
+            if (q == 0) continue;
+            double lo = 0, hi = 0, mx = 0, mn = 1e300;
+            for (size_t i = 0; i < q; ++i) lo += v[i].second, hi += v[v.size() - 1 - i].second;
+            for (const auto& e : v) mx = std::max(mx, e.second), mn = std::min(mn, e.second);
+            ratio.push_back(lo / hi);
+            spread.push_back(mx / mn);
+        }
+        c.add("warps", k, "end_oldq_over_youngq", Lifetimes::quantile(ratio, 0.5), "x");
+        c.add("warps", k, "end_max_over_min", Lifetimes::quantile(spread, 0.5), "x");
+        warp_rows(c, k, "", l);
+        compare_states(c, k, s);
+    }
+    if (!c.wants("release_test")) return;
+    Trace t(c.trace("release_test"));
+    Lifetimes l;
+    Stats s = t.run(c.one_sm(), {}, &l);
+    c.add("warps", "release_test", "max_blocks_per_sm", l.max_blocks_per_sm(), "blocks");
+    compare_states(c, "release_test", s);
+}
+
+// local_spill: picoseconds per thread step from K = 32 and 64 steps; recurse: the CUDA's 16 calls
+// from 2 and 4 (the first plus 7 times the difference).
+void local_memory(Context& c) {
+    if (c.wants("local_spill")) {
+        Trace t(c.trace("local_spill"));
+        Stats s1 = t.run(c.h200(), {"K=32"});
+        Stats s2 = t.run(c.h200(), {"K=64"});
+        double ps = (double(s2.cycles) - double(s1.cycles)) / s2.clock_mhz * 1e6 / (1056.0 * 256 * 32);
+        c.add("apps", "local_spill", "ps_per_step", ps, "ps");
+        compare_states(c, "local_spill", s2);
+    }
+    if (!c.wants("recurse")) return;
+    Trace t(c.trace("recurse"));
+    for (int depth : {8, 32}) {
+        std::string d = "depth=" + std::to_string(depth);
+        Stats s1 = t.run(c.h200(), {d, "K=2"});
+        Stats s2 = t.run(c.h200(), {d, "K=4"});
+        double cycles = double(s1.cycles) + 7 * (double(s2.cycles) - double(s1.cycles));
+        c.add("apps", "recurse", "d" + std::to_string(depth) + "_ms", (cycles / s2.clock_mhz + s2.kernel_launch_us) / 1000,
+              "ms");
+        compare_states(c, "recurse.d" + std::to_string(depth), s2);
+    }
+}
+
+}  // namespace
+
+std::vector<Group> app_groups() {
+    return {{"apps", "apps", apps},
+            {"divergent_apps", "apps", divergent_apps},
+            {"order", "apps", order},
+            {"local_memory", "apps", local_memory}};
+}
+
+}  // namespace simt::calib

@@ -1,0 +1,111 @@
+// direct.cpp: the direct-value rules (see direct.hpp).
+#include "sim/calibrate/direct.hpp"
+
+#include <cmath>
+#include <functional>
+
+namespace simt::calib {
+namespace {
+
+// How a measured value becomes a config value (given the base config).
+using Transform = std::function<std::string(double, const GpuConfig&)>;
+
+struct Rule {
+    const char* key;
+    const char* kernel;
+    const char* param;
+    const char* how;
+    Transform f;
+};
+
+std::string integer(double v) { return std::to_string(int64_t(std::llround(v))); }
+std::string real(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+// Per-op latencies of the CUDA chains include the loop's share of 3 overhead instructions
+// (under one cycle per op for 16- and 64-op bodies): the pipe latency is the whole part.
+Transform floor_latency() {
+    return [](double v, const GpuConfig&) { return integer(std::floor(v + 1e-6)); };
+}
+Transform round_value() {
+    return [](double v, const GpuConfig&) { return integer(v); };
+}
+Transform scaled(double by) {
+    return [by](double v, const GpuConfig&) { return integer(v * by); };
+}
+// A per-SM thread-op rate -> lanes per sub-partition (the nearest divisor of 32), or, below one
+// lane, "interval:N" (cycles per warp instruction; direct_values renames the key).
+Transform lanes() {
+    return [](double v, const GpuConfig& base) {
+        double per_sp = v / std::max(1u, base.sm.sub_partitions);
+        if (per_sp < 0.75) return "interval:" + integer(32.0 / std::max(per_sp, 1e-3));
+        int best = 1;
+        for (int d : {1, 2, 4, 8, 16, 32})
+            if (std::fabs(std::log(d / per_sp)) < std::fabs(std::log(best / per_sp))) best = d;
+        return std::to_string(best);
+    };
+}
+
+const std::vector<Rule>& rules() {
+    static const std::vector<Rule> r = {
+        {"clock_mhz", "device", "clockRate_attr", "kHz / 1000", scaled(1e-3)},
+        {"sm.count", "device", "multiProcessorCount", "as is", round_value()},
+        {"sm.max_warps", "device", "maxThreadsPerMultiProcessor", "threads / 32", scaled(1.0 / 32)},
+        {"sm.max_blocks", "device", "maxBlocksPerMultiProcessor", "as is", round_value()},
+        {"sm.max_threads_per_block", "device", "maxThreadsPerBlock", "as is", round_value()},
+        {"sm.registers", "device", "regsPerMultiprocessor", "as is", round_value()},
+        {"sm.shared_bytes", "device", "sharedMemPerMultiprocessor", "as is", round_value()},
+        {"sm.shared_reserved_per_block", "device", "reservedSharedMemPerBlock", "as is", round_value()},
+        {"memory.l2.size_bytes", "device", "l2CacheSize", "as is", round_value()},
+        {"pipes.fma.latency", "lat_ffma", "latency_per_ptx_op", "whole cycles (loop share < 1)", floor_latency()},
+        {"pipes.alu.latency", "lat_imad", "latency_per_ptx_op", "whole cycles (loop share < 1)", floor_latency()},
+        {"pipes.fp64.latency", "lat_dfma", "latency_per_ptx_op", "whole cycles (loop share < 1)", floor_latency()},
+        {"pipes.sfu.latency", "lat_rsqrt", "latency_per_ptx_op", "rounded (loop hidden)", round_value()},
+        {"pipes.int_div_latency", "lat_udiv", "latency_per_ptx_op", "rounded", round_value()},
+        {"pipes.fma.lanes", "thr_ffma", "thread_ops_per_clk_per_sm", "per SMSP, nearest divisor of 32", lanes()},
+        {"pipes.sfu.lanes", "thr_rsqrt", "thread_ops_per_clk_per_sm", "per SMSP, nearest divisor of 32", lanes()},
+        {"pipes.fp64.lanes", "thr_dfma", "thread_ops_per_clk_per_sm", "per SMSP, nearest divisor of 32", lanes()},
+        {"memory.shared_latency", "lat_lds", "latency_per_ptx_op", "rounded", round_value()},
+        {"memory.l1.hit_latency", "lat_l1_16KB", "latency_per_ptx_op", "rounded", round_value()},
+        {"memory.l2.hit_latency", "lat_l2_16MB", "latency_per_ptx_op", "rounded", round_value()},
+        {"memory.dram_latency", "lat_dram_128MB", "latency_per_ptx_op", "rounded", round_value()},
+        {"memory.dram_bandwidth_gbs", "read4", "GBps_read", "achievable read bandwidth", round_value()},
+        {"launch.kernel_launch_us", "tiny_kernel", "blocks1_us", "event time of a one-block empty kernel",
+         [](double v, const GpuConfig&) { return real(v); }},
+    };
+    return r;
+}
+
+}  // namespace
+
+DirectResult direct_values(const Measurements& m, const GpuConfig& base) {
+    DirectResult out;
+    for (const Rule& r : rules()) {
+        const Measurements::Value* v = m.find(r.kernel, r.param);
+        if (!v) {
+            out.missing.push_back(std::string(r.key) + " (no row " + r.kernel + "," + r.param + ")");
+            continue;
+        }
+        std::string file = std::filesystem::path(v->file).filename().string();
+        std::string key = r.key, value = r.f(v->value, base);
+        if (value.rfind("interval:", 0) == 0) {
+            key = key.substr(0, key.rfind('.')) + ".interval";
+            value = value.substr(9);
+        }
+        out.settings.push_back(Setting{key, value,
+                                       std::string("measured: ") + r.kernel + "." + r.param + ", " + file + ":" +
+                                           std::to_string(v->line) + " (" + r.how + ")"});
+    }
+    return out;
+}
+
+std::vector<std::string> direct_rules() {
+    std::vector<std::string> out;
+    for (const Rule& r : rules()) out.push_back(std::string(r.key) + " <- " + r.kernel + "." + r.param + ": " + r.how);
+    return out;
+}
+
+}  // namespace simt::calib
