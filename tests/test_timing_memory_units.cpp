@@ -144,7 +144,7 @@ TEST_CASE("memory units: 32 lanes adding to one address serialise at the L2 atom
     Recorder wide;
     run(spread, c, {true, &wide, {}});
     CHECK(wide.issue_cycles(0, 2) == std::vector<uint64_t>{4 + 500 + 20});
-    c.memory.atomics.slice_ops_per_cycle = 1;
+    c.memory.atomics.unit_ops_per_cycle = 1;
     Recorder unit;
     run(spread, c, {true, &unit, {}});
     CHECK(unit.issue_cycles(0, 2) == std::vector<uint64_t>{4 + 500 + 31 + 20});

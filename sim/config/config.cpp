@@ -56,7 +56,7 @@ const KeyList kSlicesKeys = {"count", "sectors_per_cycle"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
 const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "row_miss_bytes",
                            "bank_service_cycles", "load_window_cycles"};
-const KeyList kAtomicsKeys = {"same_address_cycles", "slice_ops_per_cycle", "l1_ops_per_cycle",
+const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_ops_per_cycle", "l1_ops_per_cycle",
                               "shared_same_address_cycles"};
 const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read"};
 const KeyList kCarveoutKeys = {"unified_bytes", "steps_kb"};
@@ -192,12 +192,13 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     m.dram.bank_service_cycles = d.number("bank_service_cycles", 0, false);
     m.dram.load_window_cycles = d.u32("load_window_cycles", 1, 1u << 24);
     Section a = s.section("atomics", kAtomicsKeys);
-    m.atomics.same_address_cycles = a.u32("same_address_cycles", 0, 1u << 16);
-    m.atomics.slice_ops_per_cycle = a.number("slice_ops_per_cycle", 0, false);
+    m.atomics.same_address_cycles = a.number("same_address_cycles", 0, false);
+    m.atomics.slices_per_unit = a.u32("slices_per_unit", 1, 4096);
+    m.atomics.unit_ops_per_cycle = a.number("unit_ops_per_cycle", 0, false);
     m.atomics.l1_ops_per_cycle = a.u32("l1_ops_per_cycle", 0, 1024);
     m.atomics.shared_same_address_cycles = a.u32("shared_same_address_cycles", 0, 1u << 16);
     Section st = s.section("stores", kStoresKeys);
-    m.stores.partial_sector_cycles = st.u32("partial_sector_cycles", 0, 1u << 16);
+    m.stores.partial_sector_cycles = st.number("partial_sector_cycles", 0, false);
     m.stores.partial_sector_dram_read = st.boolean("partial_sector_dram_read");
     Section c = s.section("carveout", kCarveoutKeys);
     m.carveout.unified_bytes = c.u32("unified_bytes", 0, 1u << 30);
@@ -344,6 +345,9 @@ void check_memory_units(const Reader& r, const GpuConfig& c) {
             "memory.l2_slices.count",
             "expected a divisor of " + ref(r, "memory.l2.size_bytes", m.l2.size_bytes) +
                 " leaving whole sets in each slice; got " + num(m.l2_slices.count));
+    require(r, m.l2_slices.count % m.atomics.slices_per_unit == 0, "memory.atomics.slices_per_unit",
+            "expected a divisor of " + ref(r, "memory.l2_slices.count", m.l2_slices.count) + ", got " +
+                num(m.atomics.slices_per_unit));
     require(r, pow2(m.dram.interleave_bytes) && m.dram.interleave_bytes >= m.dram_fetch_bytes,
             "memory.dram.interleave_bytes",
             "expected a power of two of at least " + ref(r, "memory.dram_fetch_bytes", m.dram_fetch_bytes) +

@@ -101,14 +101,15 @@ struct GpuConfig {
             uint32_t load_window_cycles = 1000; // averaging window of the channel utilisation
         } dram;
         struct Atomics {
-            uint32_t same_address_cycles = 0;   // L2 read-modify-write time of one lane op on one address
+            double same_address_cycles = 0;     // read-modify-write time of one lane op on one address
                                                 // (0: one request per sector per cycle, lanes merged)
-            double slice_ops_per_cycle = 0;     // lane ops one slice's atomic unit starts per cycle (0: unlimited)
+            uint32_t slices_per_unit = 1;       // L2 slices sharing one atomic unit
+            double unit_ops_per_cycle = 0;      // lane ops one atomic unit starts per cycle (0: unlimited)
             uint32_t l1_ops_per_cycle = 0;      // lane ops the L1TEX tag stage forwards per cycle (0: by sectors)
             uint32_t shared_same_address_cycles = 0;  // MIO cycles per extra lane on one shared word (0: off)
         } atomics;
         struct Stores {
-            uint32_t partial_sector_cycles = 0; // extra L2 slice cycles to merge a partial sector (byte mask)
+            double partial_sector_cycles = 0;   // extra L2 slice cycles to merge a partial sector (byte mask)
             bool partial_sector_dram_read = false;  // a partial sector written back to DRAM is read first (ECC RMW)
         } stores;
         struct Carveout {

@@ -111,7 +111,7 @@ struct MemoryStats {
     uint64_t l2_partial_writes = 0;      // store sectors written with a byte mask
     uint64_t dram_rmw_sectors = 0;       // partial sectors read before their write-back
     uint64_t atomic_lane_ops = 0;        // global atomic operations at the L2 atomic units
-    uint64_t atomic_serial_cycles = 0;   // cycles atomics waited for an earlier one on their address
+    uint64_t atomic_serial_cycles = 0;   // cycles atomic groups waited at their unit or address after their data was there
     uint64_t shared_atomic_serial = 0;   // extra MIO passes of shared atomics on one word
     uint64_t tex_quads = 0;              // 2x2 quads with an active lane, over texture requests
     uint64_t tex_stage_cycles = 0;       // TEX stage cycles (quads / quads_per_cycle per request)

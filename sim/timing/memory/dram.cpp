@@ -59,11 +59,12 @@ uint64_t Dram::read(uint64_t t, uint64_t addr, uint32_t bytes, uint64_t req) {
     return t + latency_ + queue + load;
 }
 
-void Dram::write(uint64_t t, uint64_t addr, uint32_t bytes) {
+uint64_t Dram::write(uint64_t t, uint64_t addr, uint32_t bytes) {
     double cost = 0;
     Channel& ch = route(addr, bytes, cost);
     ch.bus.free_at = std::max(ch.bus.free_at, double(t)) + cost;
     load_term(t, cost);
+    return uint64_t(std::ceil(ch.bus.free_at));
 }
 
 }  // namespace simt::timing

@@ -39,8 +39,9 @@ public:
 
     // A read of `bytes` at `addr` for request `req` arriving at t: the cycle its data is back.
     uint64_t read(uint64_t t, uint64_t addr, uint32_t bytes, uint64_t req);
-    // A write of `bytes` at `addr` at t (a write-back): only occupies its channel.
-    void write(uint64_t t, uint64_t addr, uint32_t bytes);
+    // A write of `bytes` at `addr` at t (a write-back): occupies its channel; returns the
+    // cycle it has been written (queueing included).
+    uint64_t write(uint64_t t, uint64_t addr, uint32_t bytes);
     double utilisation() const { return rho_; }
 
 private:

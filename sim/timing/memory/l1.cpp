@@ -15,7 +15,7 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       sectors_per_cycle_(std::max(c.memory.l1_sectors_per_cycle, 1u)),
       cap_(std::max(c.memory.max_outstanding_per_sm, 1u)),
       atomic_ops_per_cycle_(c.memory.atomics.l1_ops_per_cycle),
-      same_address_cycles_(c.memory.atomics.same_address_cycles) {
+      per_address_(c.memory.atomics.same_address_cycles > 0) {
     std::vector<uint64_t> storage;
     storage.reserve(cap_ + 1);
     outstanding_ = decltype(outstanding_)(std::greater<uint64_t>(), std::move(storage));
@@ -81,7 +81,7 @@ uint64_t L1Tex::atomic(uint64_t t, const SectorList& s, const AtomicGroups& g, A
                                             : wavefronts(s.count);
     uint64_t start = tag_stage(t, passes);
     uint64_t done = start + 1;
-    if (!same_address_cycles_) {
+    if (!per_address_) {
         for (uint32_t i = 0; i < s.count; ++i)
             done = std::max(done, l2_.atomic(sm_, start, s.sector[i], s.sector[i] * sector_bytes_, 1));
         return track(done);

@@ -61,7 +61,8 @@ private:
     SectorCache cache_;
     L2& l2_;
     MemoryStats& stats_;
-    uint32_t sm_, sector_bytes_, hit_latency_, sectors_per_cycle_, cap_, atomic_ops_per_cycle_, same_address_cycles_;
+    uint32_t sm_, sector_bytes_, hit_latency_, sectors_per_cycle_, cap_, atomic_ops_per_cycle_;
+    bool per_address_;  // atomics.same_address_cycles > 0: lanes grouped by address
     uint64_t tag_free_ = 0;
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> outstanding_;
 };

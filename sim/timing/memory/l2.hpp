@@ -1,8 +1,8 @@
 // l2.hpp: the memory side shared by all SMs: crossbar, L2 slices and DRAM.
 //
 // The way of one sector: the SM's crossbar port (crossbar.hpp), then the
-// slice its line hashes to (l2_slice.hpp: throughput, tags, atomic unit),
-// then on a miss DRAM (dram.hpp). Each unit queues per warp request: an L1
+// slice its line hashes to (l2_slice.hpp: throughput, tags), for an atomic
+// the atomic unit of that slice (atomic_unit.hpp), then on a miss DRAM (dram.hpp). Each unit queues per warp request: an L1
 // calls begin_request() before the sectors of one request. Times are
 // computed when the request is issued, so event skipping stays exact.
 // An unloaded L2 hit costs exactly l2.hit_latency and an unloaded miss
@@ -40,7 +40,8 @@ private:
     Crossbar xbar_;
     Dram dram_;
     std::vector<L2Slice> slices_;
-    uint32_t spl_;
+    std::vector<AtomicUnit> atomics_;  // one per atomics.slices_per_unit slices
+    uint32_t spl_, slices_per_unit_;
     double slice_cost_, partial_cost_;
     uint64_t request_ = 0;
 };

@@ -18,7 +18,6 @@ CacheSpec slice_spec(const GpuConfig& c) {
 
 L2Slice::L2Slice(const GpuConfig& c, uint32_t index, const Crossbar& xbar, Dram& dram, MemoryStats& stats)
     : cache_(slice_spec(c), c.memory.sector_bytes),
-      atomics_(c),
       xbar_(xbar),
       dram_(dram),
       stats_(stats),
@@ -35,8 +34,9 @@ uint64_t L2Slice::enter(uint64_t t, uint64_t req, double cost) {
     return t + delay;
 }
 
-void L2Slice::write_back(uint64_t t, const Eviction& ev) {
+uint64_t L2Slice::write_back(uint64_t t, const Eviction& ev) {
     uint64_t line = xbar_.line_of(index_, ev.line);
+    uint64_t done = t;
     for (uint32_t m = ev.dirty; m; m &= m - 1) {
         uint32_t s = uint32_t(std::countr_zero(m));
         uint64_t addr = (line * spl_ + s) * sector_bytes_;
@@ -45,14 +45,15 @@ void L2Slice::write_back(uint64_t t, const Eviction& ev) {
             stats_.dram_read_bytes += sector_bytes_;
             ++stats_.dram_rmw_sectors;
         }
-        dram_.write(t, addr, sector_bytes_);
+        done = std::max(done, dram_.write(t, addr, sector_bytes_));
         stats_.dram_write_bytes += sector_bytes_;
     }
+    return done;
 }
 
-void L2Slice::fill(uint64_t t, uint64_t local, uint64_t ready, bool dirty, bool partial, bool prefetched) {
+uint64_t L2Slice::fill(uint64_t t, uint64_t local, uint64_t ready, bool dirty, bool partial, bool prefetched) {
     Eviction ev = cache_.fill(local, ready, dirty, partial, prefetched);
-    if (ev.dirty) write_back(t, ev);
+    return ev.dirty ? write_back(t, ev) : t;
 }
 
 uint64_t L2Slice::read(uint64_t at, uint64_t local, uint64_t global, uint64_t req) {
@@ -82,13 +83,14 @@ uint64_t L2Slice::write(uint64_t at, uint64_t local, bool partial) {
     else ++stats_.l2_miss_sectors;
     if (partial) ++stats_.l2_partial_writes;
     uint64_t ack = at + hit_latency_;
-    fill(at, local, ack, true, partial, false);
-    return ack;
+    uint64_t evicted = fill(at, local, ack, true, partial, false);
+    return std::max(ack, evicted);
 }
 
-uint64_t L2Slice::atomic(uint64_t at, uint64_t local, uint64_t global, uint64_t key, uint32_t ops, uint64_t req) {
+uint64_t L2Slice::atomic(uint64_t at, uint64_t local, uint64_t global, uint64_t key, uint32_t ops, uint64_t req,
+                         AtomicUnit& unit) {
     uint64_t ready = read(at, local, global, req);  // the sector's data at the slice
-    uint64_t done = atomics_.execute(at, ready, key, ops, stats_);
+    uint64_t done = unit.execute(at, ready, key, ops, stats_);
     fill(at, local, ready, true, false, false);  // present now: marks it dirty, evicts nothing
     return done;
 }

@@ -2,6 +2,7 @@
 //
 // Sectors arrive from the crossbar (crossbar.hpp) at cycle `at`, keyed by the
 // slice's own sector index (local) and the global one (for DRAM addresses).
+// Atomics run at the atomic unit the slice shares (atomic_unit.hpp).
 // Throughput: the slice takes l2_slices.sectors_per_cycle sectors per cycle
 // (a server, per-request queueing, server.hpp); a byte-masked store sector
 // costs stores.partial_sector_cycles more. Reads: hit at at + l2.hit_latency
@@ -10,7 +11,9 @@
 // fills the piece (the neighbours as prefetched: their first demand counts
 // as a miss, as ncu counts them). Stores allocate (write-back, write-allocate
 // without fetching: a partial sector keeps only its bytes) and ack at
-// at + hit latency. Evicted dirty sectors are written to DRAM; a partial one
+// at + hit latency, or, when their line evicts dirty data, once that is written
+// (no write buffer: a store stream is bound by the DRAM write bandwidth).
+// Evicted dirty sectors are written to DRAM; a partial one
 // is first read when stores.partial_sector_dram_read (ECC read-modify-write).
 //
 // Left out: flushing dirty data at kernel end, MSHR limits per slice.
@@ -33,14 +36,16 @@ public:
     uint64_t enter(uint64_t t, uint64_t req, double cost);
     uint64_t read(uint64_t at, uint64_t local, uint64_t global, uint64_t req);  // data back at the SM
     uint64_t write(uint64_t at, uint64_t local, bool partial);                   // the ack
-    uint64_t atomic(uint64_t at, uint64_t local, uint64_t global, uint64_t key, uint32_t ops, uint64_t req);
+    // At `unit` (the atomic unit this slice shares): the cycle the old value is back.
+    uint64_t atomic(uint64_t at, uint64_t local, uint64_t global, uint64_t key, uint32_t ops, uint64_t req,
+                    AtomicUnit& unit);
 
 private:
-    void fill(uint64_t t, uint64_t local, uint64_t ready, bool dirty, bool partial, bool prefetched);
-    void write_back(uint64_t t, const Eviction& ev);
+    // Each returns the cycle the evicted dirty data is written to DRAM (t when none).
+    uint64_t fill(uint64_t t, uint64_t local, uint64_t ready, bool dirty, bool partial, bool prefetched);
+    uint64_t write_back(uint64_t t, const Eviction& ev);
 
     SectorCache cache_;
-    AtomicUnit atomics_;
     RateServer port_;
     const Crossbar& xbar_;
     Dram& dram_;
