@@ -59,10 +59,11 @@ double hw(const std::map<std::string, double>& rows, const std::string& kernel, 
 GpuConfig h200(Uniforms sets = {}) { return simt::load_config(source("configs/h200.yaml"), sets); }
 
 // One SM's share of the H200's memory side: of the 4800 GB/s as one DRAM channel, and of the 96 L2
-// slices' throughput (1 sector per cycle each) as one slice.
+// slices' throughput (0.785 sectors per cycle each) as one slice.
 GpuConfig h200_one_sm_memory() {
     return h200({"sm.count=1", "memory.dram_bandwidth_gbs=" + std::to_string(4800.0 / 132), "memory.dram.channels=1",
-                 "memory.l2_slices.count=1", "memory.l2_slices.sectors_per_cycle=" + std::to_string(96.0 / 132)});
+                 "memory.l2_slices.count=1", "memory.l2_slices.sectors_per_cycle=" + std::to_string(96 * 0.785 / 132),
+                 "memory.atomics.slices_per_unit=1"});
 }
 
 // A calibration trace, its text edited to scale it down, assembled once and run under

@@ -78,12 +78,16 @@ Configs Configs::load(const std::string& path, const Uniforms& sets, const std::
     one.push_back("sm.count=1");
     c.one_sm = simt::load_config(path, one);
     // One SM's share of the GPU's memory side, for per-SM runs of memory-bound kernels: of the DRAM
-    // bandwidth (as one channel) and of the L2 slices' throughput (as one slice).
+    // bandwidth (as one channel), of the L2 slices' throughput (as one slice) and of the atomic units.
     const auto& m = c.full.memory;
     const double sms = c.full.sm.count;
     one.push_back("memory.dram_bandwidth_gbs=" + std::to_string(m.dram_bandwidth_gbs / sms));
     one.push_back("memory.dram.channels=1");
     one.push_back("memory.l2_slices.count=1");
+    one.push_back("memory.atomics.slices_per_unit=1");
+    if (m.atomics.unit_ops_per_cycle > 0)
+        one.push_back("memory.atomics.unit_ops_per_cycle=" +
+                      std::to_string(m.atomics.unit_ops_per_cycle * m.l2_slices.count / m.atomics.slices_per_unit / sms));
     if (m.l2_slices.sectors_per_cycle > 0)
         one.push_back("memory.l2_slices.sectors_per_cycle=" +
                       std::to_string(m.l2_slices.sectors_per_cycle * m.l2_slices.count / sms));
