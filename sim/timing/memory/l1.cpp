@@ -86,8 +86,11 @@ uint64_t L1Tex::atomic(uint64_t t, const SectorList& s, const AtomicGroups& g, A
             done = std::max(done, l2_.atomic(sm_, start, s.sector[i], s.sector[i] * sector_bytes_, 1));
         return track(done);
     }
-    for (uint32_t i = 0; i < g.count; ++i)
-        done = std::max(done, l2_.atomic(sm_, start, g.addr[i] / sector_bytes_, g.addr[i], g.lanes[i]));
+    for (uint32_t i = 0; i < g.count; ++i) {
+        uint64_t sector = g.addr[i] / sector_bytes_;
+        bool first = i == 0 || g.addr[i - 1] / sector_bytes_ != sector;  // groups are sorted by address
+        done = std::max(done, l2_.atomic(sm_, start, sector, g.addr[i], g.lanes[i], first));
+    }
     return track(done);
 }
 

@@ -18,14 +18,15 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
     atomics_.assign(std::max(1u, xbar_.slices() / slices_per_unit_), AtomicUnit(c));
 }
 
-L2Slice& L2::route(uint32_t sm, uint64_t t, uint64_t sector, double extra, uint64_t& local, uint64_t& at) {
+L2Slice& L2::route(uint32_t sm, uint64_t t, uint64_t sector, double extra, uint64_t& local, uint64_t& at,
+                   bool charge) {
     uint64_t line = sector / spl_;
     uint32_t s = xbar_.slice_of(line);
     local = (line / xbar_.slices()) * spl_ + sector % spl_;
-    uint64_t port = xbar_.send(sm, t, request_);
+    uint64_t port = charge ? xbar_.send(sm, t, request_) : 0;
     stats_.xbar_queue_cycles += port;
     L2Slice& slice = slices_[s];
-    at = slice.enter(t + port, request_, slice_cost_ + extra);
+    at = slice.enter(t + port, request_, charge ? slice_cost_ + extra : 0.0);
     return slice;
 }
 
@@ -41,9 +42,9 @@ uint64_t L2::write(uint32_t sm, uint64_t t, uint64_t sector, bool partial) {
     return slice.write(at, local, partial);
 }
 
-uint64_t L2::atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops) {
+uint64_t L2::atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops, bool first) {
     uint64_t local = 0, at = 0;
-    L2Slice& slice = route(sm, t, sector, 0.0, local, at);
+    L2Slice& slice = route(sm, t, sector, 0.0, local, at, first);
     AtomicUnit& unit = atomics_[std::min<size_t>((&slice - slices_.data()) / slices_per_unit_, atomics_.size() - 1)];
     return slice.atomic(at, local, sector, addr, ops, request_, unit);
 }

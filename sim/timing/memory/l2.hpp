@@ -28,13 +28,16 @@ public:
     // Each returns the cycle the data (the ack, the old value) is back at SM `sm`.
     uint64_t read(uint32_t sm, uint64_t t, uint64_t sector);
     uint64_t write(uint32_t sm, uint64_t t, uint64_t sector, bool partial);
-    // `ops` lane operations on the word at `addr` (in `sector`).
-    uint64_t atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops);
+    // `ops` lane operations on the word at `addr` (in `sector`); `first` when it is the
+    // request's first group in that sector (the sector crosses the crossbar and the slice once).
+    uint64_t atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops, bool first = true);
     const Dram& dram() const { return dram_; }
 
 private:
     // Through the SM's port into the slice of `sector`: the slice, its own sector index and the arrival.
-    L2Slice& route(uint32_t sm, uint64_t t, uint64_t sector, double extra, uint64_t& local, uint64_t& at);
+    // `charge`: the sector occupies the port and the slice (false: it already did in this request).
+    L2Slice& route(uint32_t sm, uint64_t t, uint64_t sector, double extra, uint64_t& local, uint64_t& at,
+                   bool charge = true);
 
     MemoryStats& stats_;
     Crossbar xbar_;
