@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # calib/run.sh: builds and runs the simt-sim calibration set on the GPU of this machine.
-# Writes $OUT/calib_h200.csv (kernel,parameter,value,unit,notes), $OUT/sass_excerpts.txt (timed
+# Writes $OUT/calib.csv (kernel,parameter,value,unit,notes), $OUT/sass_excerpts.txt (timed
 # loops of every kernel), $OUT/device.txt (nvidia-smi clocks, device properties, clock samples
 # during the run) and $OUT/log.txt (build and run log). OUT defaults to calib/results/local.
-# Builds with nvcc -arch=sm_90 -O3 when nvcc is on the PATH; a program whose build fails falls back
-# to calib/prebuilt/<name> if that exists. Never changes clocks or any other GPU setting.
+# Builds with nvcc -arch=sm_<cc> -O3 for the GPU's compute capability (7.5 or newer) when nvcc is on
+# the PATH; a program whose build fails falls back to calib/prebuilt/<name> if that exists. Never
+# changes clocks or any other GPU setting. CALIB_PROGS picks programs, CALIB_CSV names the CSV,
+# CALIB_ARCH forces the architecture (e.g. 89), CALIB_WITH_NCU=1 adds Nsight Compute's warp states
+# per kernel (ncu_<csv name>.csv), CALIB_SASS_ALL=1 keeps the whole SASS (all.sass).
 set -u
 HERE="$(cd "$(dirname "$0")" && pwd)"
 OUT="${OUT:-$HERE/results/local}"
 BUILD="${CALIB_BUILD:-/tmp/calib_build}"
-PROGS="${CALIB_PROGS:-devprops latency throughput divergence memory occupancy launch}"
-CSV_NAME="${CALIB_CSV:-calib_h200.csv}"
+PROGS="${CALIB_PROGS:-devprops latency throughput divergence memory occupancy launch loaded contention apps}"
+CSV_NAME="${CALIB_CSV:-calib.csv}"
 mkdir -p "$OUT" "$BUILD"
 CSV="$OUT/$CSV_NAME"
 DEV="$OUT/device.txt"
@@ -30,10 +33,24 @@ log "host $(hostname); $(date -u)"
   echo "### cudaGetDeviceProperties"
 } >>"$DEV"
 
+# The GPU's compute capability: CALIB_ARCH (e.g. 89), else nvidia-smi's compute_cap, else 90 (a
+# build-only check on a machine without a GPU). Every kernel builds for sm_75 and newer.
+ARCH="${CALIB_ARCH:-}"
+if [ -z "$ARCH" ] && command -v nvidia-smi >/dev/null; then
+  ARCH=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')
+fi
+case "$ARCH" in ''|*[!0-9]*) ARCH=90 ;; esac
+if [ "$ARCH" -lt 75 ]; then
+  log "compute capability $ARCH is older than 7.5: not supported (Turing and newer)"
+  exit 1
+fi
+log "building for sm_$ARCH"
+echo "### calibration build: sm_$ARCH" >>"$DEV"
+
 # Build all programs in parallel.
 if command -v nvcc >/dev/null; then
   for p in $PROGS; do
-    (nvcc -arch=sm_90 -O3 -std=c++17 -Xptxas -v -o "$BUILD/$p" "$HERE/kernels/$p.cu" >"$BUILD/$p.build.log" 2>&1
+    (nvcc -arch=sm_$ARCH -O3 -std=c++17 -Xptxas -v -o "$BUILD/$p" "$HERE/kernels/$p.cu" >"$BUILD/$p.build.log" 2>&1
      echo "build $p rc=$?" >>"$BUILD/$p.build.log") &
   done
   wait

@@ -7,6 +7,7 @@ packages=(
   libboost-program-options-dev          # command line
   libyaml-cpp-dev                       # configs
   libfccp-dev                           # CSV reading (libfccp/csv.h)
+  libnlopt-cxx-dev                      # simt-sim calibrate: derivative-free fitting (NLopt)
   catch2                                # tests (Catch2 v2)
   libsfml-dev xvfb                      # viz/ and its headless test (Xvfb)
   fonts-dejavu-core libgl1-mesa-dri     # viz/: text, and software OpenGL under Xvfb

@@ -52,6 +52,16 @@ public:
     // The device name the CSV's `device` rows carry in their notes ("" when none).
     const std::string& device() const { return device_; }
     const std::vector<std::string>& files() const { return files_; }
+    // Each kernel's first row (for "no twin uses it" warnings).
+    std::map<std::string, Value> kernels() const {
+        std::map<std::string, Value> out;
+        for (const auto& [k, v] : rows_) {
+            std::string kernel = k.substr(0, k.find(','));
+            auto it = out.find(kernel);
+            if (it == out.end() || v.line < it->second.line) out[kernel] = v;
+        }
+        return out;
+    }
     size_t size() const { return rows_.size(); }
 
 private:
@@ -154,8 +164,14 @@ std::vector<Group> base_groups();      // latency, throughput, ipc, divergence, 
 std::vector<Group> extended_groups();  // loaded latency, streams, writes, gathers, atomics, transposes
 std::vector<Group> app_groups();       // apps, warp order and release, local memory (apps.cpp)
 std::vector<Group> all_groups();       // the three, in that order
+// Throws simt::Error for a name that is neither a group nor a set.
+void check_group_names(const std::vector<std::string>& names);
 // Runs the groups named in `names` (all when empty); unknown names are an error.
 void run_groups(Context& c, const std::vector<std::string>& names);
+// Is there a twin for this CSV kernel under root/calib/traces (its own file, or the shared twin
+// of a family: occ_r* -> occupancy, atom_* / red_* -> atom_global, hist_global_* -> hist_global,
+// transpose_tiled_pad -> transpose_tiled)?
+bool has_twin(const std::string& root, const std::string& kernel);
 // Reads calib/results/ncu_h200_ext_states.csv (label,state,cycles_per_issue) into c.ncu.
 void read_ncu_states(Context& c, const std::string& path);
 // Compares a run's warp states with the ncu launch `label` (no row when ncu has none).

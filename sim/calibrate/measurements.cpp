@@ -96,6 +96,17 @@ Configs Configs::load(const std::string& path, const Uniforms& sets, const std::
     return c;
 }
 
+bool has_twin(const std::string& root, const std::string& kernel) {
+    auto starts = [&](const char* p) { return kernel.rfind(p, 0) == 0; };
+    std::string twin = kernel;
+    if (starts("occ_r")) twin = "occupancy";
+    else if (starts("atom_") || starts("red_")) twin = "atom_global";
+    else if (starts("hist_global_")) twin = "hist_global";
+    else if (kernel == "transpose_tiled_pad") twin = "transpose_tiled";
+    std::error_code ec;
+    return std::filesystem::is_regular_file(root + "/calib/traces/" + twin + ".isa", ec);
+}
+
 std::vector<Group> all_groups() {
     std::vector<Group> g = base_groups();
     for (auto& x : extended_groups()) g.push_back(x);
@@ -103,12 +114,21 @@ std::vector<Group> all_groups() {
     return g;
 }
 
-void run_groups(Context& c, const std::vector<std::string>& names) {
+void check_group_names(const std::vector<std::string>& names) {
     const std::vector<Group> all = all_groups();
     for (const auto& n : names) {
         bool known = std::any_of(all.begin(), all.end(), [&](const Group& g) { return n == g.name || n == g.set; });
-        if (!known) throw simt::Error({"--only", 0, 0}, "unknown comparison group '" + n + "'");
+        if (!known) {
+            std::string list;
+            for (const Group& g : all) list += std::string(list.empty() ? "" : ", ") + g.name;
+            throw simt::Error({n, 0, 0}, "unknown comparison group (sets: base, extended, apps; groups: " + list + ")");
+        }
     }
+}
+
+void run_groups(Context& c, const std::vector<std::string>& names) {
+    const std::vector<Group> all = all_groups();
+    check_group_names(names);
     for (const Group& g : all)
         if (names.empty() || std::find_if(names.begin(), names.end(), [&](const std::string& n) {
                                  return n == g.name || n == g.set;

@@ -15,7 +15,8 @@ struct Line {
 };
 
 Line parse_line(const std::string& t) {
-    Line l{t};
+    Line l;
+    l.text = t;
     size_t i = t.find_first_not_of(' ');
     if (i == std::string::npos || t[i] == '#' || t[i] == '-') return l;
     size_t colon = t.find(':', i);

@@ -1,0 +1,240 @@
+// fit.cpp: coordinate-descent fitting with NLopt and k-fold cross-validation (see fit.hpp).
+#include "sim/calibrate/fit.hpp"
+
+#include <nlopt.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <cmath>
+#include <map>
+
+namespace simt::calib {
+namespace {
+
+// Which rows a loss covers: all (fold < 0), or fold `fold` of `k` held in or held out.
+struct Selection {
+    int k = 1, fold = -1;
+    bool held_out = false;
+    bool takes(size_t i) const {
+        if (fold < 0) return true;
+        bool in_fold = int(i % size_t(k)) == fold;
+        return held_out ? in_fold : !in_fold;
+    }
+};
+
+double sq_log_sum(const std::vector<Row>& rows, const Selection& sel, size_t* n) {
+    double s = 0;
+    *n = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        if (!sel.takes(i) || rows[i].hw <= 0 || rows[i].sim <= 0) continue;
+        double e = std::log(rows[i].sim / rows[i].hw);
+        s += e * e;
+        ++*n;
+    }
+    return s;
+}
+
+double loss(const std::vector<Row>& rows, const Selection& sel) {
+    size_t n = 0;
+    double s = sq_log_sum(rows, sel, &n);
+    return n ? s / double(n) : 0.0;
+}
+
+std::string value_text(const FitParam& p, double x) {
+    if (p.kind == FitParam::Kind::Integer) return std::to_string(int64_t(std::llround(x)));
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", x);
+    return buf;
+}
+
+// The value of `key` in the config file after `sets` (the text of the last set of that key wins).
+std::string current_value(const std::string& path, const Uniforms& sets, const std::string& key) {
+    std::string v;
+    for (const auto& s : sets)
+        if (s.compare(0, key.size() + 1, key + "=") == 0) v = s.substr(key.size() + 1);
+    if (!v.empty()) return v;
+    YAML::Node n = YAML::LoadFile(path);
+    size_t start = 0;
+    while (true) {
+        size_t dot = key.find('.', start);
+        n.reset(n[key.substr(start, dot - start)]);
+        if (!n) throw simt::Error({path, 0, 0}, "the config has no key '" + key + "' to fit");
+        if (dot == std::string::npos) break;
+        start = dot + 1;
+    }
+    return n.as<std::string>();
+}
+
+// Simulated rows of one parameter's groups per value (each value simulated once).
+class Evaluator {
+public:
+    Evaluator(const std::string& root, const Measurements& m, const std::string& base, const Uniforms& sets,
+              const FitParam& p)
+        : root_(root), m_(m), base_(base), sets_(sets), p_(p) {}
+    const std::vector<Row>& rows(const std::string& value) {
+        auto it = cache_.find(value);
+        if (it != cache_.end()) return it->second;
+        Uniforms s = sets_;
+        s.push_back(p_.key + "=" + value);
+        return cache_[value] = evaluate(root_, m_, base_, s, p_.groups);
+    }
+    size_t evaluations() const { return cache_.size(); }
+
+private:
+    const std::string& root_;
+    const Measurements& m_;
+    const std::string& base_;
+    const Uniforms& sets_;
+    const FitParam& p_;
+    std::map<std::string, std::vector<Row>> cache_;
+};
+
+// The best value for the rows `sel` selects (ties: the value tried first, the start first).
+std::string best_value(Evaluator& ev, const FitParam& p, const std::string& start, const Selection& sel, int budget) {
+    std::string best = start;
+    double best_loss = loss(ev.rows(start), sel);
+    // A value replaces the best only if it lowers the loss by more than 0.5 % of it (noise in the
+    // last digit of a rate is no reason to move a parameter).
+    auto consider = [&](const std::string& v) {
+        double l = loss(ev.rows(v), sel);
+        if (l < best_loss * 0.995 - 1e-12) best_loss = l, best = v;
+        return l;
+    };
+    if (p.kind == FitParam::Kind::Choice) {
+        for (const auto& c : p.choices) consider(c);
+        return best;
+    }
+    nlopt::opt opt(nlopt::LN_SBPLX, 1);
+    opt.set_lower_bounds(p.lo);
+    opt.set_upper_bounds(p.hi);
+    opt.set_maxeval(budget);
+    opt.set_initial_step((p.hi - p.lo) / 8);
+    opt.set_xtol_abs(p.kind == FitParam::Kind::Integer ? 0.5 : 1e-4 * (p.hi - p.lo));
+    auto f = [&](const std::vector<double>& x) { return consider(value_text(p, x[0])); };
+    using F = decltype(f);
+    opt.set_min_objective(
+        [](unsigned, const double* x, double*, void* d) { return (*static_cast<F*>(d))({x[0]}); }, &f);
+    std::vector<double> x{std::clamp(std::strtod(start.c_str(), nullptr), p.lo, p.hi)};
+    double fx = 0;
+    try {
+        opt.optimize(x, fx);
+    } catch (const std::exception&) {
+        // NLopt stops on round-off or its own limits: the best value seen stands.
+    }
+    return best;
+}
+
+ParamReport fit_param(const std::string& root, const Measurements& m, const std::string& base, const Uniforms& sets,
+                      const FitParam& p, const FitOptions& o) {
+    Evaluator ev(root, m, base, sets, p);
+    ParamReport r;
+    r.key = p.key;
+    r.before = current_value(base, sets, p.key);
+    const Selection all;
+    r.rows = ev.rows(r.before).size();
+    if (o.folds >= 2 && r.rows >= size_t(o.folds)) {
+        double s = 0;
+        size_t n = 0;
+        for (int f = 0; f < o.folds; ++f) {
+            std::string v = best_value(ev, p, r.before, Selection{o.folds, f, false}, o.budget);
+            size_t k = 0;
+            s += sq_log_sum(ev.rows(v), Selection{o.folds, f, true}, &k);
+            n += k;
+        }
+        r.cv_err = n ? 100 * std::sqrt(s / double(n)) : -1;
+    }
+    r.after = best_value(ev, p, r.before, all, o.budget);
+    r.err_before = 100 * std::sqrt(loss(ev.rows(r.before), all));
+    r.err_after = 100 * std::sqrt(loss(ev.rows(r.after), all));
+    // A fit that does not generalise (held out, it is no better than the start) is not taken.
+    if (r.cv_err >= 0 && r.cv_err >= r.err_before * 0.995 && r.after != r.before) {
+        r.rejected = r.after;
+        r.after = r.before;
+        r.err_after = r.err_before;
+    }
+    if (o.log)
+        o.log(p.key + ": " + r.before + " -> " + r.after + " (" + std::to_string(ev.evaluations()) +
+              " simulated values)");
+    return r;
+}
+
+}  // namespace
+
+std::vector<FitParam> default_fit_params() {
+    using K = FitParam::Kind;
+    return {
+        {"pipes.branch.latency", K::Integer, 2, 24, {}, {"latency", "trip_counts"},
+         "cycles from a taken branch to its target's issue (loop overhead of every chain)"},
+        {"regfile.banks", K::Choice, 0, 0, {"2", "4"}, {"ipc"}, "register banks per sub-partition"},
+        {"regfile.reads_per_bank", K::Choice, 0, 0, {"1", "2"}, {"ipc"}, "operand reads per bank per cycle"},
+        {"scheduler.policy", K::Choice, 0, 0, {"gto", "lrr", "two_level"}, {"ipc", "order"},
+         "warp issue policy"},
+        {"memory.dram_fetch_bytes", K::Choice, 0, 0, {"32", "64"}, {"strides"}, "DRAM read granularity"},
+        {"memory.atomic_latency", K::Integer, 0, 600, {}, {"atomics"}, "read-modify-write time at the L2"},
+    };
+}
+
+// Groups are independent simulations: each runs in its own thread with its own context, and
+// the rows are joined in group order, so the result is the same for any number of cores.
+std::vector<Row> evaluate(const std::string& root, const Measurements& m, const std::string& base_path,
+                          const Uniforms& sets, const std::vector<std::string>& groups) {
+    check_group_names(groups);
+    const Configs cfg = Configs::load(base_path, sets);
+    std::vector<std::string> names;
+    for (const Group& g : all_groups())
+        if (groups.empty() || std::count(groups.begin(), groups.end(), g.name) ||
+            std::count(groups.begin(), groups.end(), g.set))
+            names.push_back(g.name);
+    std::vector<Context> ctx(names.size());
+    std::vector<std::exception_ptr> errors(names.size());
+    auto work = [&](size_t i) {
+        try {
+            ctx[i].root = root;
+            ctx[i].hw = m;
+            ctx[i].cfg = cfg;
+            ctx[i].verbose = false;
+            run_groups(ctx[i], {names[i]});
+        } catch (...) {
+            errors[i] = std::current_exception();
+        }
+    };
+    size_t threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(names.size())));
+    std::atomic<size_t> next{0};
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < threads; ++t)
+        pool.emplace_back([&] {
+            for (size_t i; (i = next++) < names.size();) work(i);
+        });
+    for (auto& t : pool) t.join();
+    std::vector<Row> rows;
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (errors[i]) std::rethrow_exception(errors[i]);
+        rows.insert(rows.end(), ctx[i].rows.begin(), ctx[i].rows.end());
+    }
+    return rows;
+}
+
+double rms_log_error_pct(const std::vector<Row>& rows) { return 100 * std::sqrt(loss(rows, Selection{})); }
+
+FitResult fit(const std::string& root, const Measurements& m, const std::string& base_path, const Uniforms& sets,
+              const std::vector<FitParam>& params, const FitOptions& options) {
+    FitResult out;
+    Uniforms current = sets;
+    for (const FitParam& p : params) {
+        ParamReport r = fit_param(root, m, base_path, current, p, options);
+        if (r.after != r.before) {
+            current.push_back(p.key + "=" + r.after);
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "fitted: %s rows, RMS log error %.1f%% -> %.1f%%", p.groups.front().c_str(),
+                          r.err_before, r.err_after);
+            out.settings.push_back(Setting{p.key, r.after, buf});
+        }
+        out.params.push_back(r);
+    }
+    return out;
+}
+
+}  // namespace simt::calib

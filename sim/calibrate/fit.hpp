@@ -1,0 +1,70 @@
+// fit.hpp: the config values no single measurement isolates, fitted to the whole calibration set.
+//
+// Each FitParam is a config key, its range (an integer or real interval, or a list of choices)
+// and the comparison groups it moves (ipc for register banks, atomics for the atomic unit, ...).
+// Parameters are fitted one after another in a fixed order (coordinate descent: each starts from
+// the values fitted before it), each by minimising the mean squared log error log(sim / hw)^2 of
+// its groups' rows: choices are enumerated, numbers searched with NLopt's derivative-free Sbplx
+// (integers rounded; every value is simulated once and cached). The same data, the same order and
+// the same budgets give the same config on every machine.
+// k-fold cross-validation: the rows of each parameter's groups are dealt into k folds (row i goes
+// to fold i mod k); the parameter is fitted on k-1 folds and its error measured on the held-out one,
+// so the report shows whether the fit generalises or memorises. A value whose held-out error is no
+// better than the starting value's is not taken (the report names it).
+// Leaves out: joint fits of several parameters at once, and gradient-based methods (the simulator
+// is a step function of most parameters).
+#pragma once
+
+#include "sim/calibrate/direct.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace simt::calib {
+
+struct FitParam {
+    enum class Kind { Integer, Real, Choice };
+    std::string key;
+    Kind kind = Kind::Integer;
+    double lo = 0, hi = 0;                 // Integer / Real
+    std::vector<std::string> choices;      // Choice
+    std::vector<std::string> groups;       // comparison groups (comparisons.hpp) it moves
+    std::string why;                       // one line for the report
+};
+
+// The parameters `simt-sim calibrate` fits by default (documented in README.md).
+std::vector<FitParam> default_fit_params();
+
+struct FitOptions {
+    int folds = 3;        // k of the k-fold cross-validation (< 2: none)
+    int budget = 12;      // simulated values per numeric parameter and fit
+    std::function<void(const std::string&)> log;  // progress lines (may be empty)
+};
+
+struct ParamReport {
+    std::string key, before, after;
+    double err_before = 0, err_after = 0;  // RMS log error of its groups' rows, in % (in-sample)
+    double cv_err = -1;                    // held-out RMS log error over the folds, in % (-1: none)
+    std::string rejected;                  // the in-sample best, when held out it was no better
+    size_t rows = 0;
+};
+
+struct FitResult {
+    std::vector<Setting> settings;  // one per parameter whose fitted value differs from the start
+    std::vector<ParamReport> params;
+};
+
+// Fits `params` on `m`, starting from the config at `base_path` with `sets` (e.g. the direct
+// values) applied. `root` holds calib/traces.
+FitResult fit(const std::string& root, const Measurements& m, const std::string& base_path, const Uniforms& sets,
+              const std::vector<FitParam>& params, const FitOptions& options);
+
+// Rows of the named groups on a config (for before/after tables).
+std::vector<Row> evaluate(const std::string& root, const Measurements& m, const std::string& base_path,
+                          const Uniforms& sets, const std::vector<std::string>& groups);
+
+// RMS of log(sim / hw) over rows, in %: 100 * sqrt(mean(log(sim/hw)^2)).
+double rms_log_error_pct(const std::vector<Row>& rows);
+
+}  // namespace simt::calib
