@@ -33,11 +33,9 @@ void latency(Context& c) {
         {"lat_shfl", "latency_per_ptx_op", 64, 8, 40, -1},   {"lat_lds", "latency_per_ptx_op", 16, 16, 80, -1},
         {"lat_l1_16KB", "latency_per_ptx_op", 16, 16, 80, 80 * 16},
         {"lat_l1_128KB", "latency_per_ptx_op", 16, 16, 80, 80 * 16},
-        // L2 rings: warmed over more lines than a kernel's L1 holds after its carve-out (248 KB on
-        // the H200; the CUDA kernel's ld.cg bypasses L1), so the repeated walk misses L1.
-        {"lat_l2_2MB", "latency_per_ptx_op", 16, 8, 40, 8192},
-        {"lat_l2_16MB", "latency_per_ptx_op", 16, 8, 40, 8192},
-        {"lat_l2_48MB", "latency_per_ptx_op", 16, 8, 40, 8192},
+        {"lat_l2_2MB", "latency_per_ptx_op", 16, 8, 40, 40 * 16},
+        {"lat_l2_16MB", "latency_per_ptx_op", 16, 8, 40, 40 * 16},
+        {"lat_l2_48MB", "latency_per_ptx_op", 16, 8, 40, 40 * 16},
         {"lat_dram_128MB", "latency_per_ptx_op", 16, 8, 40, 0},
     };
     for (const Chain& ch : chains) {
