@@ -77,8 +77,20 @@ Configs Configs::load(const std::string& path, const Uniforms& sets, const std::
     Uniforms one = sets;
     one.push_back("sm.count=1");
     c.one_sm = simt::load_config(path, one);
-    // One SM's share of the GPU's DRAM bandwidth, for per-SM runs of memory-bound kernels.
-    one.push_back("memory.dram_bandwidth_gbs=" + std::to_string(c.full.memory.dram_bandwidth_gbs / c.full.sm.count));
+    // One SM's share of the GPU's memory side, for per-SM runs of memory-bound kernels: of the DRAM
+    // bandwidth (as one channel), of the L2 slices' throughput (as one slice) and of the atomic units.
+    const auto& m = c.full.memory;
+    const double sms = c.full.sm.count;
+    one.push_back("memory.dram_bandwidth_gbs=" + std::to_string(m.dram_bandwidth_gbs / sms));
+    one.push_back("memory.dram.channels=1");
+    one.push_back("memory.l2_slices.count=1");
+    one.push_back("memory.atomics.slices_per_unit=1");
+    if (m.atomics.unit_ops_per_cycle > 0)
+        one.push_back("memory.atomics.unit_ops_per_cycle=" +
+                      std::to_string(m.atomics.unit_ops_per_cycle * m.l2_slices.count / m.atomics.slices_per_unit / sms));
+    if (m.l2_slices.sectors_per_cycle > 0)
+        one.push_back("memory.l2_slices.sectors_per_cycle=" +
+                      std::to_string(m.l2_slices.sectors_per_cycle * m.l2_slices.count / sms));
     c.one_sm_dram = simt::load_config(path, one);
     if (!seed_path.empty()) c.seed = simt::load_config(seed_path, sets);
     return c;

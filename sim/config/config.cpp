@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -55,7 +56,17 @@ constexpr size_t kMaxDatapaths = 16;
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks",
                              "const_latency", "tex_latency", "atomic_latency", "dram_latency",
                              "dram_bandwidth_gbs", "max_outstanding_per_sm",
-                             "l1_sectors_per_cycle", "dram_fetch_bytes"};
+                             "l1_sectors_per_cycle", "dram_fetch_bytes", "l2_slices", "crossbar",
+                             "dram", "atomics", "stores", "carveout", "tex"};
+const KeyList kSlicesKeys = {"count", "sectors_per_cycle"};
+const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
+const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "row_miss_bytes",
+                           "bank_service_cycles", "load_window_cycles"};
+const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_ops_per_cycle", "l1_ops_per_cycle",
+                              "shared_same_address_cycles"};
+const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read"};
+const KeyList kCarveoutKeys = {"unified_bytes", "steps_kb"};
+const KeyList kTexKeys = {"line_width", "line_height", "sector_width", "quads_per_cycle"};
 const KeyList kCacheKeys = {"size_bytes", "assoc", "line_bytes", "hit_latency"};
 const KeyList kLaunchKeys = {"block_launch_cycles", "kernel_launch_us"};
 
@@ -183,6 +194,57 @@ CacheSpec read_cache(const Section& s) {
     return c;
 }
 
+// "0 8 16 32" -> {0, 8, 16, 32}: whole numbers separated by spaces or commas, ascending.
+std::vector<uint32_t> read_steps(const Section& s, std::string_view key) {
+    std::string text = s.text(key);
+    for (char& ch : text) if (ch == ',') ch = ' ';
+    std::istringstream in(text);
+    std::vector<uint32_t> v;
+    std::string word;
+    while (in >> word) {
+        char* end = nullptr;
+        unsigned long n = std::strtoul(word.c_str(), &end, 10);
+        if (*end || word[0] == '-' || n > 65536)
+            s.fail_key(key, "expected whole numbers of KB (0 to 65536) separated by spaces, got '" + word + "'");
+        if (!v.empty() && n <= v.back())
+            s.fail_key(key, "expected ascending carve-outs, got " + num(n) + " after " + num(v.back()));
+        v.push_back(uint32_t(n));
+    }
+    if (v.empty()) s.fail_key(key, "expected at least one carve-out");
+    return v;
+}
+
+void read_memory_units(const Section& s, GpuConfig::Memory& m) {
+    Section sl = s.section("l2_slices", kSlicesKeys);
+    m.l2_slices.count = sl.u32("count", 1, 4096);
+    m.l2_slices.sectors_per_cycle = sl.number("sectors_per_cycle", 0, false);
+    m.crossbar.sm_sectors_per_cycle = s.section("crossbar", kCrossbarKeys).number("sm_sectors_per_cycle", 0, false);
+    Section d = s.section("dram", kDramKeys);
+    m.dram.channels = d.u32("channels", 1, 4096);
+    m.dram.interleave_bytes = d.u32("interleave_bytes", 1, 1u << 20);
+    m.dram.open_chunks = d.u32("open_chunks", 1, 1u << 24);
+    m.dram.row_miss_bytes = d.number("row_miss_bytes", 0, false);
+    m.dram.bank_service_cycles = d.number("bank_service_cycles", 0, false);
+    m.dram.load_window_cycles = d.u32("load_window_cycles", 1, 1u << 24);
+    Section a = s.section("atomics", kAtomicsKeys);
+    m.atomics.same_address_cycles = a.number("same_address_cycles", 0, false);
+    m.atomics.slices_per_unit = a.u32("slices_per_unit", 1, 4096);
+    m.atomics.unit_ops_per_cycle = a.number("unit_ops_per_cycle", 0, false);
+    m.atomics.l1_ops_per_cycle = a.u32("l1_ops_per_cycle", 0, 1024);
+    m.atomics.shared_same_address_cycles = a.u32("shared_same_address_cycles", 0, 1u << 16);
+    Section st = s.section("stores", kStoresKeys);
+    m.stores.partial_sector_cycles = st.number("partial_sector_cycles", 0, false);
+    m.stores.partial_sector_dram_read = st.boolean("partial_sector_dram_read");
+    Section c = s.section("carveout", kCarveoutKeys);
+    m.carveout.unified_bytes = c.u32("unified_bytes", 0, 1u << 30);
+    m.carveout.steps_kb = read_steps(c, "steps_kb");
+    Section t = s.section("tex", kTexKeys);
+    m.tex.line_width = t.u32("line_width", 0, 1024);
+    m.tex.line_height = t.u32("line_height", 1, 1024);
+    m.tex.sector_width = t.u32("sector_width", 0, 1024);
+    m.tex.quads_per_cycle = t.u32("quads_per_cycle", 0, 8);
+}
+
 GpuConfig::Memory read_memory(const Section& s) {
     GpuConfig::Memory m;
     m.sector_bytes = s.u32("sector_bytes", 1);
@@ -198,6 +260,7 @@ GpuConfig::Memory read_memory(const Section& s) {
     m.max_outstanding_per_sm = s.u32("max_outstanding_per_sm", 1, 1u << 20);
     m.l1_sectors_per_cycle = s.u32("l1_sectors_per_cycle", 1);
     m.dram_fetch_bytes = s.u32("dram_fetch_bytes", 1, 1u << 16);
+    read_memory_units(s, m);
     return m;
 }
 
@@ -324,6 +387,45 @@ void check_memory(const Reader& r, const GpuConfig::Memory& m) {
                 ", since a DRAM access first misses in L2; got " + num(m.dram_latency));
 }
 
+// The units of the memory path: slices, DRAM channels, carve-out and texture layout.
+void check_memory_units(const Reader& r, const GpuConfig& c) {
+    const GpuConfig::Memory& m = c.memory;
+    require(r, m.l2.size_bytes % m.l2_slices.count == 0 &&
+                   (m.l2.size_bytes / m.l2_slices.count) % (uint64_t(m.l2.assoc) * m.l2.line_bytes) == 0,
+            "memory.l2_slices.count",
+            "expected a divisor of " + ref(r, "memory.l2.size_bytes", m.l2.size_bytes) +
+                " leaving whole sets in each slice; got " + num(m.l2_slices.count));
+    require(r, m.l2_slices.count % m.atomics.slices_per_unit == 0, "memory.atomics.slices_per_unit",
+            "expected a divisor of " + ref(r, "memory.l2_slices.count", m.l2_slices.count) + ", got " +
+                num(m.atomics.slices_per_unit));
+    require(r, pow2(m.dram.interleave_bytes) && m.dram.interleave_bytes >= m.dram_fetch_bytes,
+            "memory.dram.interleave_bytes",
+            "expected a power of two of at least " + ref(r, "memory.dram_fetch_bytes", m.dram_fetch_bytes) +
+                ", got " + num(m.dram.interleave_bytes));
+    if (m.carveout.unified_bytes) {
+        uint64_t top = uint64_t(m.carveout.steps_kb.back()) * 1024;
+        require(r, top == c.sm.shared_bytes, "memory.carveout.steps_kb",
+                "expected the largest carve-out to be " + ref(r, "sm.shared_bytes", c.sm.shared_bytes) +
+                    " (in KB), got " + num(m.carveout.steps_kb.back()) + " KB");
+        require(r, m.carveout.unified_bytes == top + m.l1.size_bytes, "memory.carveout.unified_bytes",
+                "expected the largest carve-out plus " + ref(r, "memory.l1.size_bytes", m.l1.size_bytes) +
+                    " (the L1 left beside it) = " + num(top + m.l1.size_bytes) + ", got " +
+                    num(m.carveout.unified_bytes));
+    }
+    if (m.tex.line_width) {
+        uint32_t sector_texels = m.sector_bytes / 4;
+        require(r, uint64_t(m.tex.line_width) * m.tex.line_height * 4 == m.l1.line_bytes, "memory.tex.line_height",
+                "expected line_width x line_height x 4 B = " + ref(r, "memory.l1.line_bytes", m.l1.line_bytes) +
+                    ", got " + num(m.tex.line_width) + " x " + num(m.tex.line_height));
+        bool sector_ok = m.tex.sector_width && sector_texels % m.tex.sector_width == 0 &&
+                         m.tex.line_width % m.tex.sector_width == 0 &&
+                         m.tex.line_height % (sector_texels / m.tex.sector_width) == 0;
+        require(r, sector_ok, "memory.tex.sector_width",
+                "expected a sector of sector_width x (" + num(sector_texels) +
+                    " / sector_width) texels tiling the line, got " + num(m.tex.sector_width));
+    }
+}
+
 // ---- text and files ----------------------------------------------------------
 
 YAML::Node parse_document(const std::string& text, const std::string& name) {
@@ -370,6 +472,7 @@ GpuConfig load_config_text(const std::string& yaml_text, const std::string& name
         check_regfile(r, c.regfile);
         check_pipes(r, c.pipes);
         check_memory(r, c.memory);
+        check_memory_units(r, c);
         return c;
     } catch (const YAML::Exception& e) {
         // Syntax errors; yaml-cpp marks are 0-based.

@@ -97,6 +97,45 @@ struct GpuConfig {
         uint32_t l1_sectors_per_cycle = 4;    // L1TEX tag-stage throughput (a "wavefront")
         uint32_t dram_fetch_bytes = 32;       // an L2 miss reads this many aligned bytes from DRAM
                                               // (a multiple of sector_bytes, at most a line)
+        // The defaults below switch each mechanism off (unlimited rates, no penalty), so a
+        // config written in C++ (the tests' small_config) keeps the plain latency model.
+        struct L2Slices {
+            uint32_t count = 1;                 // address-hashed slices, each 1/count of memory.l2
+            double sectors_per_cycle = 0;       // tag/data throughput of one slice (0: unlimited)
+        } l2_slices;
+        struct Crossbar {
+            double sm_sectors_per_cycle = 0;    // sectors one SM's port carries per cycle (0: unlimited)
+        } crossbar;
+        struct Dram {
+            uint32_t channels = 1;              // independent channels, each dram_bandwidth_gbs / channels
+            uint32_t interleave_bytes = 256;    // consecutive bytes on one channel (one "row chunk")
+            uint32_t open_chunks = 1;           // row chunks open GPU-wide (direct-mapped by chunk)
+            double row_miss_bytes = 0;          // channel time to open a row chunk not open, in bytes of transfer
+            double bank_service_cycles = 0;     // M/D/1 service time of the load term (0: off)
+            uint32_t load_window_cycles = 1000; // averaging window of the channel utilisation
+        } dram;
+        struct Atomics {
+            double same_address_cycles = 0;     // read-modify-write time of one lane op on one address
+                                                // (0: one request per sector per cycle, lanes merged)
+            uint32_t slices_per_unit = 1;       // L2 slices sharing one atomic unit
+            double unit_ops_per_cycle = 0;      // lane ops one atomic unit starts per cycle (0: unlimited)
+            uint32_t l1_ops_per_cycle = 0;      // lane ops the L1TEX tag stage forwards per cycle (0: by sectors)
+            uint32_t shared_same_address_cycles = 0;  // MIO cycles per extra lane on one shared word (0: off)
+        } atomics;
+        struct Stores {
+            double partial_sector_cycles = 0;   // extra L2 slice cycles to merge a partial sector (byte mask)
+            bool partial_sector_dram_read = false;  // a partial sector written back to DRAM is read first (ECC RMW)
+        } stores;
+        struct Carveout {
+            uint32_t unified_bytes = 0;         // L1 + shared array per SM (0: L1 is l1.size_bytes for every kernel)
+            std::vector<uint32_t> steps_kb;     // shared-memory carve-outs, ascending, in KB
+        } carveout;
+        struct Tex {
+            uint32_t line_width = 0;            // texels per 128 B line, x (0: linear, row-major layout)
+            uint32_t line_height = 1;           // texels per line, y
+            uint32_t sector_width = 0;          // texels per sector, x (sector_height = its area / width)
+            uint32_t quads_per_cycle = 0;       // 2x2 quads the TEX stage takes per cycle per SM (0: unlimited)
+        } tex;
     } memory;
 
     struct Launch {

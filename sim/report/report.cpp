@@ -203,6 +203,30 @@ void print_access(std::ostream& out, const char* name, const timing::AccessStats
     out << "\n";
 }
 
+// The memory path's units: carve-out, queueing, atomics, partial writes, texture quads.
+void print_memory_units(std::ostream& out, const timing::MemoryStats& m) {
+    if (m.l1_bytes)
+        out << "  " << pad("L1 / shared", 15) << rpad(bytes_str(m.l1_bytes), 12) << " L1 per SM beside a "
+            << bytes_str(m.shared_carveout_bytes) << " shared-memory carve-out\n";
+    if (m.xbar_queue_cycles + m.l2_queue_cycles + m.dram_queue_cycles + m.dram_load_cycles)
+        out << "  " << pad("queueing", 15) << rpad(grouped(m.xbar_queue_cycles), 12) << " crossbar, "
+            << grouped(m.l2_queue_cycles) << " L2 slice, " << grouped(m.dram_queue_cycles) << " DRAM bandwidth, "
+            << grouped(m.dram_load_cycles) << " DRAM load (cycles summed over sectors)\n";
+    if (m.dram_row_misses) out << "  " << pad("DRAM rows", 15) << rpad(grouped(m.dram_row_misses), 12) << " opened\n";
+    if (m.atomic_lane_ops)
+        out << "  " << pad("L2 atomics", 15) << rpad(grouped(m.atomic_lane_ops), 12) << " lane ops  "
+            << grouped(m.atomic_serial_cycles) << " cycles waiting for the same address\n";
+    if (m.shared_atomic_serial)
+        out << "  " << pad("shared atomics", 15) << rpad(grouped(m.shared_atomic_serial), 12)
+            << " extra MIO passes on one word\n";
+    if (m.l2_partial_writes)
+        out << "  " << pad("partial writes", 15) << rpad(grouped(m.l2_partial_writes), 12) << " byte-masked sectors  "
+            << grouped(m.dram_rmw_sectors) << " read back from DRAM before write-back\n";
+    if (m.tex_quads)
+        out << "  " << pad("texture quads", 15) << rpad(grouped(m.tex_quads), 12) << " quads  "
+            << grouped(m.tex_stage_cycles) << " TEX stage cycles\n";
+}
+
 // Returns whether anything was printed.
 bool print_memory(std::ostream& out, const Stats& s, const Style& st) {
     const auto& m = s.memory;
@@ -238,6 +262,7 @@ bool print_memory(std::ostream& out, const Stats& s, const Style& st) {
         out << "  " << pad("constant", 15) << rpad(grouped(m.const_requests), 12) << " requests  "
             << grouped(m.const_extra_cycles) << " extra cycles serialising distinct addresses\n";
     if (m.shuffle_requests) out << "  " << pad("shuffles", 15) << rpad(grouped(m.shuffle_requests), 12) << "\n";
+    print_memory_units(out, m);
     return true;
 }
 
@@ -361,6 +386,22 @@ void write_json(std::ostream& out, const RunInfo& run, const Stats& s) {
         .field("shared_bank_conflicts", m.shared_bank_conflicts)
         .field("const_requests", m.const_requests)
         .field("shuffle_requests", m.shuffle_requests);
+    j.begin_object("units")
+        .field("l1_bytes", uint64_t(m.l1_bytes))
+        .field("shared_carveout_bytes", uint64_t(m.shared_carveout_bytes))
+        .field("xbar_queue_cycles", m.xbar_queue_cycles)
+        .field("l2_queue_cycles", m.l2_queue_cycles)
+        .field("dram_queue_cycles", m.dram_queue_cycles)
+        .field("dram_load_cycles", m.dram_load_cycles)
+        .field("dram_row_misses", m.dram_row_misses)
+        .field("l2_partial_writes", m.l2_partial_writes)
+        .field("dram_rmw_sectors", m.dram_rmw_sectors)
+        .field("atomic_lane_ops", m.atomic_lane_ops)
+        .field("atomic_serial_cycles", m.atomic_serial_cycles)
+        .field("shared_atomic_serial", m.shared_atomic_serial)
+        .field("tex_quads", m.tex_quads)
+        .field("tex_stage_cycles", m.tex_stage_cycles)
+        .end_object();
     j.end_object();
     j.begin_object("regfile")
         .field("operand_reads", s.regfile.operand_reads)

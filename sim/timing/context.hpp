@@ -8,6 +8,7 @@
 #include "sim/functional/executor.hpp"
 #include "sim/timing/accounting.hpp"
 #include "sim/timing/decode.hpp"
+#include "sim/timing/memory/carveout.hpp"
 #include "sim/timing/memory/coalescer.hpp"
 #include "sim/timing/memory/l2.hpp"
 #include "sim/timing/observer.hpp"
@@ -70,12 +71,18 @@ struct Context {
           datapaths(pipes, used_classes(code)),
           cost(issue_costs(code, pipes, config.pipes)),
           footprint(block_footprint(config, program)),
+          l1(l1_spec(config, compute_occupancy(config, program))),
+          mem(memory),
           exec(program, memory, limits(config)),
           stats(stats),
           observer(observer),
           log(stats, observer),
           l2(config, stats.memory),
-          banks(code, config.regfile) {}
+          banks(code, config.regfile) {
+        stats.memory.l1_bytes = l1.size_bytes;
+        stats.memory.shared_carveout_bytes =
+            config.memory.carveout.unified_bytes ? config.memory.carveout.unified_bytes - l1.size_bytes : 0;
+    }
 
     static func::ExecLimits limits(const GpuConfig& c) {
         func::ExecLimits l;
@@ -91,6 +98,8 @@ struct Context {
     const DatapathMap datapaths;     // which datapaths run each pipe class
     const std::vector<IssueCost> cost;  // per pc
     const BlockFootprint footprint;
+    const CacheSpec l1;                 // the kernel's L1 after its shared-memory carve-out
+    const func::GlobalMemory& mem;      // buffer bases (texture layout)
 
     // ---- shared units and counters
     func::Executor exec;

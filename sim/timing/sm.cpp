@@ -12,7 +12,7 @@ namespace simt::timing {
 
 Sm::Sm(uint32_t index, Context& ctx)
     : index_(index), ctx_(ctx), res_(ctx.cfg.sm, ctx.footprint), branch_waits_fixed_(ctx.cfg.pipes.branch_waits_fixed),
-      slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), l1_(ctx.cfg, ctx.l2, ctx.stats.memory) {
+      slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), lsu_(index, ctx) {
     uint32_t n = std::max(ctx.cfg.sm.sub_partitions, 1u);
     for (uint32_t i = 0; i < n; ++i) sps_.push_back(std::make_unique<SubPartition>(*this, i, ctx));
     sp_next_.assign(n, kNever);
@@ -164,53 +164,6 @@ void Sm::reevaluate_held(TWarp& w, uint64_t t) {
 
 // ---------------------------------------------------------------- issue
 
-uint64_t Sm::l1tex_access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
-    const auto& mc = ctx_.cfg.memory;
-    MemoryStats& ms = ctx_.stats.memory;
-    SectorList& s = ctx_.sectors;
-    coalesce(dyn.exec, dyn.addr, d.bytes, mc.sector_bytes, s);
-    switch (d.mem) {
-        case MemKind::GlobalLoad: return l1_.load(t, s, ms.global_load);
-        case MemKind::LocalLoad: return l1_.load(t, s, ms.local_load);
-        case MemKind::Tex:
-            return l1_.load(t, s, ms.tex, mc.tex_latency > mc.l1.hit_latency ? mc.tex_latency - mc.l1.hit_latency : 0);
-        case MemKind::GlobalStore: return l1_.store(t, s, ms.global_store);
-        case MemKind::LocalStore: return l1_.store(t, s, ms.local_store);
-        case MemKind::GlobalAtomic: return l1_.atomic(t, s, ms.global_atomic);
-        default: return t + 1;
-    }
-}
-
-uint64_t Sm::mio_access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
-    const auto& mc = ctx_.cfg.memory;
-    MemoryStats& ms = ctx_.stats.memory;
-    switch (d.mem) {
-        case MemKind::SharedLoad: case MemKind::SharedStore: case MemKind::SharedAtomic: {
-            if (d.mem == MemKind::SharedLoad) ++ms.shared_load_requests;
-            else if (d.mem == MemKind::SharedStore) ++ms.shared_store_requests;
-            else ++ms.shared_atomic_requests;
-            uint32_t wf = std::max(1u, shared_wavefronts(dyn.exec, dyn.addr, d.bytes, mc.shared_banks));
-            ms.shared_wavefronts += wf;
-            ms.shared_bank_conflicts += wf - 1;
-            uint64_t start = mio_.reserve(t, wf);
-            return start + mc.shared_latency + (wf - 1);
-        }
-        case MemKind::Const: {
-            ++ms.const_requests;
-            uint32_t n = std::max(1u, distinct_addresses(dyn.exec, dyn.addr));
-            ms.const_extra_cycles += n - 1;
-            uint64_t start = mio_.reserve(t, n);
-            return start + mc.const_latency + (n - 1);
-        }
-        case MemKind::Shuffle: {
-            ++ms.shuffle_requests;
-            uint64_t start = mio_.reserve(t, 1);
-            return start + mc.shared_latency;
-        }
-        default: return t + 1;
-    }
-}
-
 uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_delay) {
     const uint32_t pc = w.pc;
     const DecodedInst& d = ctx_.code[pc];
@@ -231,8 +184,7 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
     // Result time and pipe occupancy.
     uint64_t done = t + c.latency + operand_delay;
     if (d.mem != MemKind::None) {
-        if (d.lat == isa::Lat::L1tex) done = l1tex_access(d, dyn, t) + operand_delay;
-        else if (d.lat == isa::Lat::Mio) done = mio_access(d, dyn, t) + operand_delay;
+        done = lsu_.access(d, dyn, t) + operand_delay;
         w.mem_done = std::max(w.mem_done, done);
     }
     if (d.unit == Unit::L1tex || d.unit == Unit::Mio) shared_reserved_ = true;
@@ -288,9 +240,8 @@ void Sm::release_barrier_if_ready(BlockRec& b, uint64_t t) {
 
 std::string Sm::describe(uint64_t t) const {
     std::ostringstream os;
-    os << "sm " << index_ << ": " << resident_warps_ << " resident warps, " << res_.blocks()
-       << " blocks; L1TEX outstanding " << l1_.outstanding() << ", tag stage free at " << l1_.tag_free()
-       << "; MIO free at " << mio_.free_at << '\n';
+    os << "sm " << index_ << ": " << resident_warps_ << " resident warps, " << res_.blocks() << " blocks; "
+       << lsu_.describe() << '\n';
     for (const auto& sp : sps_)
         if (!sp->empty()) os << sp->describe(t);
     return os.str();

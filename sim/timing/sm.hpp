@@ -14,7 +14,7 @@
 #pragma once
 
 #include "sim/timing/context.hpp"
-#include "sim/timing/memory/l1.hpp"
+#include "sim/timing/memory/lsu.hpp"
 #include "sim/timing/resources.hpp"
 #include "sim/timing/sub_partition.hpp"
 #include "sim/timing/warp.hpp"
@@ -56,12 +56,16 @@ public:
         free_at = pipes.free_at[int(d.pipe)];
         if (free_at > t) return true;
         if (d.unit == Unit::L1tex) {
-            if (l1_.accepts(t)) return false;
-            free_at = l1_.accepts_at(t);
+            if (d.mem == MemKind::Tex && lsu_.tex_free_at() > t) {
+                free_at = lsu_.tex_free_at();
+                return true;
+            }
+            if (lsu_.l1_accepts(t)) return false;
+            free_at = lsu_.l1_accepts_at(t);
             return true;
         }
-        if (d.unit == Unit::Mio && mio_.free_at > t) {
-            free_at = mio_.free_at;
+        if (d.unit == Unit::Mio && lsu_.mio_free_at() > t) {
+            free_at = lsu_.mio_free_at();
             return true;
         }
         return false;
@@ -98,8 +102,6 @@ private:
     }
     void reevaluate_held(TWarp& w, uint64_t t);  // at a barrier or draining
     void reevaluate_stages(TWarp& w, uint64_t t);  // in block launch or branch resolution
-    uint64_t l1tex_access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
-    uint64_t mio_access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
     void after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t);
     void release_barrier_if_ready(BlockRec& b, uint64_t t);
     void retire(TWarp& w, uint64_t t);
@@ -115,8 +117,7 @@ private:
     std::vector<BlockRec> blocks_;
     std::vector<std::unique_ptr<SubPartition>> sps_;
     std::vector<uint64_t> sp_next_;               // each one's next_event(), kept in step (few cache lines per tick)
-    L1Tex l1_;
-    MioStage mio_;
+    Lsu lsu_;                                     // the memory path: LSU/MIO -> L1TEX -> crossbar -> L2 -> DRAM
     bool shared_reserved_ = false;                // an L1TEX/MIO request entered in this tick
     uint64_t next_event_ = kNever;
     // residency accounting (SmStats)

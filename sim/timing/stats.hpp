@@ -101,6 +101,22 @@ struct MemoryStats {
     uint64_t const_requests = 0;
     uint64_t const_extra_cycles = 0;     // serialisation over distinct addresses (distinct - 1 per request)
     uint64_t shuffle_requests = 0;
+    // The memory path's units (sim/timing/memory/): queueing summed over sectors (crossbar
+    // ports, L2 slices) or DRAM pieces, in cycles.
+    uint64_t xbar_queue_cycles = 0;      // waiting for the SM's crossbar port
+    uint64_t l2_queue_cycles = 0;        // waiting for an L2 slice's throughput
+    uint64_t dram_queue_cycles = 0;      // waiting for a DRAM channel's bandwidth
+    uint64_t dram_load_cycles = 0;       // the M/D/1 load term (bank conflicts below saturation)
+    uint64_t dram_row_misses = 0;        // row chunks opened (DRAM activations)
+    uint64_t l2_partial_writes = 0;      // store sectors written with a byte mask
+    uint64_t dram_rmw_sectors = 0;       // partial sectors read before their write-back
+    uint64_t atomic_lane_ops = 0;        // global atomic operations at the L2 atomic units
+    uint64_t atomic_serial_cycles = 0;   // cycles atomic groups waited at their unit or address after their data was there
+    uint64_t shared_atomic_serial = 0;   // extra MIO passes of shared atomics on one word
+    uint64_t tex_quads = 0;              // 2x2 quads with an active lane, over texture requests
+    uint64_t tex_stage_cycles = 0;       // TEX stage cycles (quads / quads_per_cycle per request)
+    uint32_t l1_bytes = 0;               // the kernel's L1 per SM after its shared-memory carve-out
+    uint32_t shared_carveout_bytes = 0;  // the carve-out chosen for it
     double l1_hit_rate() const {
         uint64_t n = l1_hit_sectors + l1_miss_sectors;
         return n ? double(l1_hit_sectors) / double(n) : 0.0;

@@ -2,7 +2,6 @@
 #include "sim/timing/memory/cache.hpp"
 
 #include <algorithm>
-#include <bit>
 
 namespace simt::timing {
 
@@ -34,15 +33,31 @@ bool SectorCache::probe(uint64_t sector, uint64_t& fill_time) {
     return true;
 }
 
+Probe SectorCache::lookup(uint64_t sector) {
+    Probe p;
+    int64_t i = find(sector / spl_);
+    if (i < 0) return p;
+    Way& way = ways_[i];
+    uint32_t bit = 1u << (sector % spl_);
+    if (!(way.valid & bit)) return p;
+    way.lru = ++clock_;
+    p.hit = true;
+    p.prefetched = way.prefetched & bit;
+    p.partial = way.partial & bit;
+    way.prefetched &= ~bit;
+    p.fill_time = fill_[uint64_t(i) * spl_ + sector % spl_];
+    return p;
+}
+
 bool SectorCache::present(uint64_t sector) const {
     int64_t i = find(sector / spl_);
     return i >= 0 && (ways_[i].valid >> (sector % spl_) & 1);
 }
 
-uint32_t SectorCache::fill(uint64_t sector, uint64_t fill_time, bool dirty) {
+Eviction SectorCache::fill(uint64_t sector, uint64_t fill_time, bool dirty, bool partial, bool prefetched) {
     uint64_t line = sector / spl_;
     uint32_t s = uint32_t(sector % spl_);
-    uint32_t evicted_dirty = 0;
+    Eviction ev;
     int64_t i = find(line);
     if (i < 0) {
         uint64_t base = (line % sets_) * assoc_;
@@ -53,15 +68,23 @@ uint32_t SectorCache::fill(uint64_t sector, uint64_t fill_time, bool dirty) {
             if (c.lru < ways_[i].lru) i = int64_t(base + w);
         }
         Way& victim = ways_[i];
-        evicted_dirty = std::popcount(victim.dirty & victim.valid);
-        victim = Way{line, 0, 0, 0};
+        ev.line = victim.line;
+        ev.dirty = victim.dirty & victim.valid;
+        ev.partial = victim.partial & ev.dirty;
+        victim = Way{line, 0, 0, 0, 0, 0};
     }
     Way& way = ways_[i];
+    uint32_t bit = 1u << s;
+    const bool was_full = (way.valid & bit) && !(way.partial & bit);
     way.lru = ++clock_;
-    way.valid |= 1u << s;
-    if (dirty) way.dirty |= 1u << s;
+    way.valid |= bit;
+    if (dirty) way.dirty |= bit;
+    if (!partial) way.partial &= ~bit;
+    else if (!was_full) way.partial |= bit;  // a masked write to a full sector leaves it full
+    if (prefetched) way.prefetched |= bit;
+    else way.prefetched &= ~bit;
     fill_[uint64_t(i) * spl_ + s] = fill_time;
-    return evicted_dirty;
+    return ev;
 }
 
 }  // namespace simt::timing

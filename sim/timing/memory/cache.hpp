@@ -1,13 +1,16 @@
 // cache.hpp: a sectored, set-associative, LRU cache of tags (no data).
 //
 // Lines of spec.line_bytes hold line_bytes / sector_bytes sectors, each with a
-// valid bit, a dirty bit and the cycle its data arrives (fill time), so a hit
-// on a sector still in flight waits for it (an MSHR merge). Tag state changes
-// at access time; replacement is LRU by an access counter, deterministic.
-// Set index = line address modulo the number of sets.
+// valid bit, a dirty bit, a partial bit (written with a byte mask, the rest of
+// its bytes not present), a prefetched bit (filled alongside another sector's
+// DRAM fetch and not asked for yet) and the cycle its data arrives (fill time),
+// so a hit on a sector still in flight waits for it (an MSHR merge). Tag state
+// changes at access time; replacement is LRU by an access counter,
+// deterministic. Set index = line index modulo the number of sets (the L2
+// hashes lines over slices before, crossbar.hpp).
 //
-// Left out: address hashing across sets/slices, MSHR limits, sector-miss
-// bandwidth inside the cache, write-back traffic timing (counted by the caller).
+// Left out: MSHR limits, sector-miss bandwidth inside the cache, write-back
+// traffic timing (the caller times evictions).
 #pragma once
 
 #include "sim/config/config.hpp"
@@ -17,17 +20,34 @@
 
 namespace simt::timing {
 
+// What a fill pushed out: the evicted line and its dirty / partial sectors.
+struct Eviction {
+    uint64_t line = ~0ull;
+    uint32_t dirty = 0;    // sector bits
+    uint32_t partial = 0;  // dirty sectors holding only some of their bytes
+};
+
+// How a probe found its sector.
+struct Probe {
+    bool hit = false;
+    bool prefetched = false;  // first demand access of a sector that came with another's fetch
+    bool partial = false;     // present, but only some bytes (written with a mask)
+    uint64_t fill_time = 0;
+};
+
 class SectorCache {
 public:
     SectorCache(const CacheSpec& spec, uint32_t sector_bytes);
 
     // Sector present: refreshes LRU, returns true and its fill time.
     bool probe(uint64_t sector, uint64_t& fill_time);
+    // The same with the sector's state; clears its prefetched bit.
+    Probe lookup(uint64_t sector);
     // Makes the sector present (allocating its line, evicting the LRU line of
-    // the set when needed) with the given fill time; `dirty` marks it dirty.
-    // Returns the number of dirty sectors evicted.
-    uint32_t fill(uint64_t sector, uint64_t fill_time, bool dirty);
-    // If the sector is present, marks it dirty (and valid) without changing LRU.
+    // the set when needed) with the given fill time; `dirty` marks it dirty,
+    // `partial` marks it as holding only some bytes (a full fill clears it),
+    // `prefetched` as not asked for. Returns what was evicted.
+    Eviction fill(uint64_t sector, uint64_t fill_time, bool dirty, bool partial = false, bool prefetched = false);
     bool present(uint64_t sector) const;
     uint32_t sectors_per_line() const { return spl_; }
     uint64_t lines() const { return ways_.size(); }
@@ -38,6 +58,8 @@ private:
         uint64_t lru = 0;
         uint32_t valid = 0;  // sector bits
         uint32_t dirty = 0;
+        uint32_t partial = 0;
+        uint32_t prefetched = 0;
     };
     int64_t find(uint64_t line) const;  // way index or -1
 

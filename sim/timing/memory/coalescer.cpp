@@ -28,6 +28,57 @@ void coalesce(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sec
     out.count = n;
 }
 
+uint64_t partial_sectors(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes,
+                         const SectorList& s) {
+    if (sector_bytes > 32 || s.count == 0) return 0;
+    std::array<uint32_t, 64> mask{};  // bytes written per sector of s
+    const uint32_t n = bytes ? bytes : 1;
+    for (uint32_t m = exec; m; m &= m - 1) {
+        uint64_t a = addr[std::countr_zero(m)];
+        for (uint64_t b = a; b < a + n;) {
+            uint64_t sec = b / sector_bytes;
+            uint64_t end = std::min(a + n, (sec + 1) * sector_bytes);
+            auto it = std::lower_bound(s.sector.begin(), s.sector.begin() + s.count, sec);
+            uint32_t lo = uint32_t(b % sector_bytes), hi = uint32_t(end - sec * sector_bytes);
+            uint32_t bits = (hi >= 32 ? ~0u : (1u << hi) - 1) & ~((1u << lo) - 1);
+            if (it != s.sector.begin() + s.count && *it == sec) mask[it - s.sector.begin()] |= bits;
+            b = end;
+        }
+    }
+    const uint32_t full = sector_bytes >= 32 ? ~0u : (1u << sector_bytes) - 1;
+    uint64_t partial = 0;
+    for (uint32_t i = 0; i < s.count; ++i)
+        if (mask[i] != full) partial |= 1ull << i;
+    return partial;
+}
+
+void group_atomics(uint32_t exec, const LaneAddrs& addr, AtomicGroups& out) {
+    std::array<uint64_t, 32> a;
+    uint32_t n = 0;
+    for (uint32_t m = exec; m; m &= m - 1) a[n++] = addr[std::countr_zero(m)];
+    std::sort(a.begin(), a.begin() + n);
+    out.count = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (out.count && out.addr[out.count - 1] == a[i]) { ++out.lanes[out.count - 1]; continue; }
+        out.addr[out.count] = a[i];
+        out.lanes[out.count++] = 1;
+    }
+}
+
+uint32_t max_lanes_per_word(uint32_t exec, const LaneAddrs& addr) {
+    if (!exec) return 0;
+    std::array<uint64_t, 32> w;
+    uint32_t n = 0;
+    for (uint32_t m = exec; m; m &= m - 1) w[n++] = addr[std::countr_zero(m)] / 4;
+    std::sort(w.begin(), w.begin() + n);
+    uint32_t best = 1, run = 1;
+    for (uint32_t i = 1; i < n; ++i) {
+        run = w[i] == w[i - 1] ? run + 1 : 1;
+        best = std::max(best, run);
+    }
+    return best;
+}
+
 namespace {
 
 // General case: sort (bank, word) keys and count distinct words per bank.

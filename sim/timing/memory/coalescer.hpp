@@ -28,6 +28,22 @@ struct SectorList {
 // Fills `out` with the distinct sectors of the exec lanes' accesses.
 void coalesce(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes, SectorList& out);
 
+// For a store: whether each sector of `s` (from coalesce) is written whole
+// (bit i of the result set when sector i gets only some of its bytes).
+uint64_t partial_sectors(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes,
+                         const SectorList& s);
+
+// Atomic lane operations grouped by address: addr ascending, distinct, with the lanes on each.
+struct AtomicGroups {
+    uint32_t count = 0;
+    std::array<uint64_t, 32> addr{};
+    std::array<uint8_t, 32> lanes{};
+};
+void group_atomics(uint32_t exec, const LaneAddrs& addr, AtomicGroups& out);
+
+// The most lanes on one word (shared-memory atomics serialise on it); 0 when none executes.
+uint32_t max_lanes_per_word(uint32_t exec, const LaneAddrs& addr);
+
 // Wavefronts of a shared-memory access (>= 1 when any lane executes, 0 when none).
 uint32_t shared_wavefronts(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t banks);
 

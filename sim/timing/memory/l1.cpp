@@ -5,13 +5,17 @@
 
 namespace simt::timing {
 
-L1Tex::L1Tex(const GpuConfig& c, L2& l2, MemoryStats& stats)
-    : cache_(c.memory.l1, c.memory.sector_bytes),
+L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, MemoryStats& stats)
+    : cache_(l1, c.memory.sector_bytes),
       l2_(l2),
       stats_(stats),
-      hit_latency_(c.memory.l1.hit_latency),
+      sm_(sm),
+      sector_bytes_(c.memory.sector_bytes),
+      hit_latency_(l1.hit_latency),
       sectors_per_cycle_(std::max(c.memory.l1_sectors_per_cycle, 1u)),
-      cap_(std::max(c.memory.max_outstanding_per_sm, 1u)) {
+      cap_(std::max(c.memory.max_outstanding_per_sm, 1u)),
+      atomic_ops_per_cycle_(c.memory.atomics.l1_ops_per_cycle),
+      per_address_(c.memory.atomics.same_address_cycles > 0) {
     std::vector<uint64_t> storage;
     storage.reserve(cap_ + 1);
     outstanding_ = decltype(outstanding_)(std::greater<uint64_t>(), std::move(storage));
@@ -23,12 +27,11 @@ uint64_t L1Tex::accepts_at(uint64_t t) const {
     return at;
 }
 
-uint64_t L1Tex::tag_stage(uint64_t t, uint32_t sectors) {
-    uint32_t wavefronts = std::max(1u, (sectors + sectors_per_cycle_ - 1) / sectors_per_cycle_);
+uint64_t L1Tex::tag_stage(uint64_t t, uint32_t wavefronts) {
     stats_.l1_wavefronts += wavefronts;
     uint64_t start = std::max(t, tag_free_);
     tag_free_ = start + wavefronts;
-    l2_.begin_request(start);
+    l2_.begin_request();
     return start;
 }
 
@@ -40,7 +43,7 @@ uint64_t L1Tex::track(uint64_t done) {
 uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency) {
     ++kind.requests;
     kind.sectors += s.count;
-    uint64_t start = tag_stage(t, s.count);
+    uint64_t start = tag_stage(t, wavefronts(s.count));
     uint64_t done = start + hit_latency_;
     for (uint32_t i = 0; i < s.count; ++i) {
         uint64_t fill_time = 0, ready;
@@ -49,7 +52,7 @@ uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_
             ready = std::max(start + hit_latency_, fill_time);
         } else {
             ++stats_.l1_miss_sectors;
-            ready = l2_.read(start, s.sector[i]);
+            ready = l2_.read(sm_, start, s.sector[i]);
             cache_.fill(s.sector[i], ready, false);
         }
         done = std::max(done, ready);
@@ -57,22 +60,38 @@ uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_
     return track(done + extra_latency);
 }
 
-uint64_t L1Tex::through_l2(uint64_t t, const SectorList& s, AccessStats& kind,
-                           uint64_t (L2::*op)(uint64_t, uint64_t)) {
+uint64_t L1Tex::store(uint64_t t, const SectorList& s, uint64_t partial, AccessStats& kind) {
     ++kind.requests;
     kind.sectors += s.count;
-    uint64_t start = tag_stage(t, s.count);
+    uint64_t start = tag_stage(t, wavefronts(s.count));
     uint64_t done = start + 1;
-    for (uint32_t i = 0; i < s.count; ++i) done = std::max(done, (l2_.*op)(start, s.sector[i]));
+    for (uint32_t i = 0; i < s.count; ++i)
+        done = std::max(done, l2_.write(sm_, start, s.sector[i], partial >> i & 1));
     return track(done);
 }
 
-uint64_t L1Tex::store(uint64_t t, const SectorList& s, AccessStats& kind) {
-    return through_l2(t, s, kind, &L2::write);
-}
-
-uint64_t L1Tex::atomic(uint64_t t, const SectorList& s, AccessStats& kind) {
-    return through_l2(t, s, kind, &L2::atomic);
+// Lanes on one address serialise at the slice's atomic unit; with
+// same_address_cycles 0 the lanes of one sector merge into one operation.
+uint64_t L1Tex::atomic(uint64_t t, const SectorList& s, const AtomicGroups& g, AccessStats& kind) {
+    ++kind.requests;
+    kind.sectors += s.count;
+    uint32_t ops = 0;
+    for (uint32_t i = 0; i < g.count; ++i) ops += g.lanes[i];
+    uint32_t passes = atomic_ops_per_cycle_ ? std::max(1u, (ops + atomic_ops_per_cycle_ - 1) / atomic_ops_per_cycle_)
+                                            : wavefronts(s.count);
+    uint64_t start = tag_stage(t, passes);
+    uint64_t done = start + 1;
+    if (!per_address_) {
+        for (uint32_t i = 0; i < s.count; ++i)
+            done = std::max(done, l2_.atomic(sm_, start, s.sector[i], s.sector[i] * sector_bytes_, 1));
+        return track(done);
+    }
+    for (uint32_t i = 0; i < g.count; ++i) {
+        uint64_t sector = g.addr[i] / sector_bytes_;
+        bool first = i == 0 || g.addr[i - 1] / sector_bytes_ != sector;  // groups are sorted by address
+        done = std::max(done, l2_.atomic(sm_, start, sector, g.addr[i], g.lanes[i], first));
+    }
+    return track(done);
 }
 
 }  // namespace simt::timing

@@ -1,17 +1,20 @@
 // l1.hpp: one SM's L1TEX path for global, local and texture accesses.
 //
 // Stages: (1) the tag stage takes ceil(sectors / l1_sectors_per_cycle)
-// cycles per request (wavefronts), one request after another; (2) each sector
-// is looked up in the sectored L1 (hit: l1.hit_latency after the tag stage
-// start, or when its in-flight fill lands); (3) misses go to the L2. A load
-// completes when its last sector is back. Stores are write-through with no
-// allocate (a present L1 sector stays valid) and complete when the L2 acks.
-// Atomics bypass L1. Every request counts against max_outstanding_per_sm
-// until it completes; while that is full or the tag stage is busy the SM does
-// not accept a new request (lg_throttle / tex_throttle).
+// cycles per request (wavefronts), one request after another (an atomic:
+// ceil(lane ops / atomics.l1_ops_per_cycle) when that is set); (2) each
+// sector is looked up in the sectored L1 (hit: l1.hit_latency after the tag
+// stage start, or when its in-flight fill lands); (3) misses go through the
+// crossbar to the L2 slices (l2.hpp). A load completes when its last sector is
+// back. Stores are write-through with no allocate (a present L1 sector stays
+// valid), each sector marked whole or byte-masked, and complete when the L2
+// acks. Atomics bypass L1 and reach the slices' atomic units grouped by
+// address. Every request counts against max_outstanding_per_sm until it
+// completes; while that is full or the tag stage is busy the SM does not
+// accept a new request (lg_throttle / tex_throttle). The L1's size is the
+// kernel's carve-out (carveout.hpp).
 //
-// Left out: L1 MSHR limits, the L1/shared carve-out interplay, write
-// coalescing in L1, texture filtering and caching beyond the L1 path.
+// Left out: L1 MSHR limits, write coalescing in L1, texture filtering.
 #pragma once
 
 #include "sim/config/config.hpp"
@@ -20,6 +23,7 @@
 #include "sim/timing/memory/l2.hpp"
 #include "sim/timing/stats.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -28,7 +32,7 @@ namespace simt::timing {
 
 class L1Tex {
 public:
-    L1Tex(const GpuConfig& config, L2& l2, MemoryStats& stats);
+    L1Tex(const GpuConfig& config, const CacheSpec& l1, uint32_t sm, L2& l2, MemoryStats& stats);
 
     // Can a new request enter at cycle t? (forgets requests completed by t)
     bool accepts(uint64_t t) {
@@ -40,23 +44,25 @@ public:
 
     // Each returns the completion cycle of the request issued at t.
     uint64_t load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency = 0);
-    uint64_t store(uint64_t t, const SectorList& s, AccessStats& kind);
-    uint64_t atomic(uint64_t t, const SectorList& s, AccessStats& kind);
+    // `partial`: bit i set when sector i of s is written with a byte mask.
+    uint64_t store(uint64_t t, const SectorList& s, uint64_t partial, AccessStats& kind);
+    uint64_t atomic(uint64_t t, const SectorList& s, const AtomicGroups& g, AccessStats& kind);
 
     uint32_t outstanding() const { return uint32_t(outstanding_.size()); }
     uint64_t tag_free() const { return tag_free_; }
 
 private:
-    // Stores and atomics bypass L1: each sector goes to the L2 operation `op`.
-    uint64_t through_l2(uint64_t t, const SectorList& s, AccessStats& kind,
-                        uint64_t (L2::*op)(uint64_t, uint64_t));
-    uint64_t tag_stage(uint64_t t, uint32_t sectors);  // returns the start cycle
+    uint64_t tag_stage(uint64_t t, uint32_t wavefronts);  // returns the start cycle
+    uint32_t wavefronts(uint32_t sectors) const {
+        return std::max(1u, (sectors + sectors_per_cycle_ - 1) / sectors_per_cycle_);
+    }
     uint64_t track(uint64_t done);
 
     SectorCache cache_;
     L2& l2_;
     MemoryStats& stats_;
-    uint32_t hit_latency_, sectors_per_cycle_, cap_;
+    uint32_t sm_, sector_bytes_, hit_latency_, sectors_per_cycle_, cap_, atomic_ops_per_cycle_;
+    bool per_address_;  // atomics.same_address_cycles > 0: lanes grouped by address
     uint64_t tag_free_ = 0;
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> outstanding_;
 };

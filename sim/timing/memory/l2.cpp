@@ -1,65 +1,52 @@
-// l2.cpp: L2 hits, misses to DRAM, write-backs (see l2.hpp).
+// l2.cpp: routing sectors through the crossbar to the L2 slices (see l2.hpp).
 #include "sim/timing/memory/l2.hpp"
+
+#include <algorithm>
 
 namespace simt::timing {
 
-namespace {
-
-double dram_bytes_per_cycle(const GpuConfig& c) {
-    return c.clock_mhz > 0 ? c.memory.dram_bandwidth_gbs * 1e9 / (c.clock_mhz * 1e6) : 0.0;
-}
-
-}  // namespace
-
 L2::L2(const GpuConfig& c, MemoryStats& stats)
-    : cache_(c.memory.l2, c.memory.sector_bytes),
-      dram_(dram_bytes_per_cycle(c), c.memory.dram_latency),
-      stats_(stats),
-      sector_bytes_(c.memory.sector_bytes),
-      fetch_sectors_(std::max(1u, c.memory.dram_fetch_bytes / std::max(1u, c.memory.sector_bytes))),
-      hit_latency_(c.memory.l2.hit_latency),
-      atomic_latency_(c.memory.atomic_latency) {}
-
-void L2::fill(uint64_t t, uint64_t sector, uint64_t ready, bool dirty) {
-    uint32_t evicted = cache_.fill(sector, ready, dirty);
-    if (evicted) {
-        dram_.write(t, evicted * sector_bytes_);
-        stats_.dram_write_bytes += uint64_t(evicted) * sector_bytes_;
-    }
+    : stats_(stats),
+      xbar_(c),
+      dram_(c, stats),
+      spl_(std::max(1u, c.memory.l2.line_bytes / std::max(1u, c.memory.sector_bytes))),
+      slices_per_unit_(std::max(1u, c.memory.atomics.slices_per_unit)),
+      slice_cost_(c.memory.l2_slices.sectors_per_cycle > 0 ? 1.0 / c.memory.l2_slices.sectors_per_cycle : 0.0),
+      partial_cost_(c.memory.stores.partial_sector_cycles) {
+    slices_.reserve(xbar_.slices());
+    for (uint32_t i = 0; i < xbar_.slices(); ++i) slices_.emplace_back(c, i, xbar_, dram_, stats);
+    atomics_.assign(std::max(1u, xbar_.slices() / slices_per_unit_), AtomicUnit(c));
 }
 
-uint64_t L2::read(uint64_t t, uint64_t sector) {
-    uint64_t fill_time = 0;
-    if (cache_.probe(sector, fill_time)) {
-        ++stats_.l2_hit_sectors;
-        return std::max(t + hit_latency_, fill_time);
-    }
-    ++stats_.l2_miss_sectors;
-    // DRAM is read in aligned pieces of fetch_sectors_ sectors; the requested sector's
-    // neighbours in the piece arrive with it (unless already present).
-    stats_.dram_read_bytes += uint64_t(fetch_sectors_) * sector_bytes_;
-    uint64_t ready = dram_.read(t, fetch_sectors_ * sector_bytes_);
-    uint64_t first = sector - sector % fetch_sectors_;
-    for (uint64_t s = first; s < first + fetch_sectors_; ++s)
-        if (s == sector || !cache_.present(s)) fill(t, s, ready, false);
-    return ready;
+L2Slice& L2::route(uint32_t sm, uint64_t t, uint64_t sector, double extra, uint64_t& local, uint64_t& at,
+                   bool charge) {
+    uint64_t line = sector / spl_;
+    uint32_t s = xbar_.slice_of(line);
+    local = (line / xbar_.slices()) * spl_ + sector % spl_;
+    uint64_t port = charge ? xbar_.send(sm, t, request_) : 0;
+    stats_.xbar_queue_cycles += port;
+    L2Slice& slice = slices_[s];
+    at = slice.enter(t + port, request_, charge ? slice_cost_ + extra : 0.0);
+    return slice;
 }
 
-uint64_t L2::write(uint64_t t, uint64_t sector) {
-    uint64_t fill_time = 0;
-    if (cache_.probe(sector, fill_time)) ++stats_.l2_hit_sectors;
-    else ++stats_.l2_miss_sectors;
-    uint64_t ack = t + hit_latency_;
-    fill(t, sector, ack, true);
-    return ack;
+uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector) {
+    uint64_t local = 0, at = 0;
+    L2Slice& slice = route(sm, t, sector, 0.0, local, at);
+    return slice.read(at, local, sector, request_);
 }
 
-uint64_t L2::atomic(uint64_t t, uint64_t sector) {
-    uint64_t start = read(t, sector);  // the sector's data is at the L2 (or its previous atomic ran)
-    // The next atomic on this sector may start one cycle later: atomics to one
-    // sector serialise at one per cycle. (Present now: marks it dirty, no eviction.)
-    cache_.fill(sector, start + 1, true);
-    return start + atomic_latency_;
+uint64_t L2::write(uint32_t sm, uint64_t t, uint64_t sector, bool partial) {
+    uint64_t local = 0, at = 0;
+    L2Slice& slice = route(sm, t, sector, partial ? partial_cost_ : 0.0, local, at);
+    return slice.write(at, local, partial);
+}
+
+uint64_t L2::atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops, bool first) {
+    uint64_t local = 0, at = 0;
+    L2Slice& slice = route(sm, t, sector, 0.0, local, at, first);
+    AtomicUnit& unit = atomics_[std::min<size_t>((&slice - slices_.data()) / slices_per_unit_, atomics_.size() - 1)];
+    return slice.atomic(at, local, sector, addr, ops, request_, unit);
 }
 
 }  // namespace simt::timing

@@ -1,41 +1,52 @@
-// l2.hpp: the L2 cache shared by all SMs, in front of DRAM.
+// l2.hpp: the memory side shared by all SMs: crossbar, L2 slices and DRAM.
 //
-// Sectors arrive from an SM's L1 at cycle t (the L1 tag-stage time). Hit:
-// data back at t + l2.hit_latency (or when an in-flight fill lands). Miss:
-// a DRAM read of memory.dram_fetch_bytes around the sector (latency + bandwidth
-// queueing), then those sectors are filled.
-// Stores write whole sectors: allocate, mark dirty, ack at t + hit latency;
-// dirty sectors cost DRAM bandwidth (and dram_write_bytes) when evicted.
-// Atomics execute at the L2: a read-modify-write, + atomic_latency; atomics
-// to one sector start one per cycle (a hot counter serialises).
+// The way of one sector: the SM's crossbar port (crossbar.hpp), then the
+// slice its line hashes to (l2_slice.hpp: throughput, tags), for an atomic
+// the atomic unit of that slice (atomic_unit.hpp), then on a miss DRAM (dram.hpp). Each unit queues per warp request: an L1
+// calls begin_request() before the sectors of one request. Times are
+// computed when the request is issued, so event skipping stays exact.
+// An unloaded L2 hit costs exactly l2.hit_latency and an unloaded miss
+// dram_latency, as before the units existed.
 //
-// Left out: slices/partitions and their bandwidth, near/far latency, partial
-// sector writes (no read-for-ownership), flushing dirty data at kernel end.
+// Left out: near/far partitions, the response network as a separate resource.
 #pragma once
 
 #include "sim/config/config.hpp"
-#include "sim/timing/memory/cache.hpp"
+#include "sim/timing/memory/crossbar.hpp"
 #include "sim/timing/memory/dram.hpp"
+#include "sim/timing/memory/l2_slice.hpp"
 #include "sim/timing/stats.hpp"
+
+#include <vector>
 
 namespace simt::timing {
 
 class L2 {
 public:
     L2(const GpuConfig& config, MemoryStats& stats);
-    void begin_request(uint64_t t) { dram_.begin_request(t); }  // before the sectors of one warp request
-    uint64_t read(uint64_t t, uint64_t sector);    // returns the cycle the data is back at the SM
-    uint64_t write(uint64_t t, uint64_t sector);   // returns the ack cycle
-    uint64_t atomic(uint64_t t, uint64_t sector);  // returns the cycle the old value is back
+    void begin_request() { ++request_; }  // before the sectors of one warp request
+    // Each returns the cycle the data (the ack, the old value) is back at SM `sm`.
+    uint64_t read(uint32_t sm, uint64_t t, uint64_t sector);
+    uint64_t write(uint32_t sm, uint64_t t, uint64_t sector, bool partial);
+    // `ops` lane operations on the word at `addr` (in `sector`); `first` when it is the
+    // request's first group in that sector (the sector crosses the crossbar and the slice once).
+    uint64_t atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops, bool first = true);
     const Dram& dram() const { return dram_; }
 
 private:
-    void fill(uint64_t t, uint64_t sector, uint64_t ready, bool dirty);
+    // Through the SM's port into the slice of `sector`: the slice, its own sector index and the arrival.
+    // `charge`: the sector occupies the port and the slice (false: it already did in this request).
+    L2Slice& route(uint32_t sm, uint64_t t, uint64_t sector, double extra, uint64_t& local, uint64_t& at,
+                   bool charge = true);
 
-    SectorCache cache_;
-    Dram dram_;
     MemoryStats& stats_;
-    uint32_t sector_bytes_, fetch_sectors_, hit_latency_, atomic_latency_;
+    Crossbar xbar_;
+    Dram dram_;
+    std::vector<L2Slice> slices_;
+    std::vector<AtomicUnit> atomics_;  // one per atomics.slices_per_unit slices
+    uint32_t spl_, slices_per_unit_;
+    double slice_cost_, partial_cost_;
+    uint64_t request_ = 0;
 };
 
 }  // namespace simt::timing

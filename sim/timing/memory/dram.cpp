@@ -1,0 +1,70 @@
+// dram.cpp: DRAM channels, row chunks and the M/D/1 load term (see dram.hpp).
+#include "sim/timing/memory/dram.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace simt::timing {
+
+namespace {
+constexpr double kMaxRho = 0.9;  // caps the M/D/1 wait at 4.5 service times
+}  // namespace
+
+Dram::Dram(const GpuConfig& c, MemoryStats& stats)
+    : stats_(stats),
+      channels_(std::max(c.memory.dram.channels, 1u)),
+      interleave_(std::max(c.memory.dram.interleave_bytes, 1u)),
+      latency_(c.memory.dram_latency),
+      service_(c.memory.dram.bank_service_cycles),
+      window_(std::max(c.memory.dram.load_window_cycles, 1u)) {
+    double bytes_per_cycle = c.clock_mhz > 0 ? c.memory.dram_bandwidth_gbs * 1e9 / (c.clock_mhz * 1e6) : 0.0;
+    if (bytes_per_cycle > 0) cycles_per_byte_ = double(channels_.size()) / bytes_per_cycle;
+    row_miss_cycles_ = c.memory.dram.row_miss_bytes * cycles_per_byte_;
+    open_.assign(std::max(c.memory.dram.open_chunks, 1u), ~0ull);
+}
+
+Dram::Channel& Dram::route(uint64_t addr, uint32_t bytes, double& cost) {
+    uint64_t chunk = addr / interleave_;
+    Channel& ch = channels_.size() == 1 ? channels_[0] : channels_[mix_bits(chunk) % channels_.size()];
+    uint64_t& slot = open_[chunk % open_.size()];
+    cost = bytes * cycles_per_byte_;
+    if (slot != chunk) {
+        slot = chunk;
+        cost += row_miss_cycles_;
+        ++stats_.dram_row_misses;
+    }
+    return ch;
+}
+
+// M/D/1 mean wait at the current utilisation, after adding `busy` channel cycles at t.
+uint64_t Dram::load_term(uint64_t t, double busy) {
+    if (service_ <= 0) return 0;
+    if (t > last_) {
+        level_ *= std::exp(-double(t - last_) / window_);
+        last_ = t;
+    }
+    level_ += busy / double(channels_.size());
+    rho_ = std::min(level_ / window_, kMaxRho);
+    return uint64_t(std::lround(service_ * rho_ / (2.0 * (1.0 - rho_))));
+}
+
+uint64_t Dram::read(uint64_t t, uint64_t addr, uint32_t bytes, uint64_t req) {
+    double cost = 0;
+    Channel& ch = route(addr, bytes, cost);
+    uint64_t queue = ch.bus.take(t, req, cost);
+    uint64_t wait = load_term(t, cost);  // the mean wait at this load, of which the backlog is part
+    uint64_t load = wait > queue ? wait - queue : 0;
+    stats_.dram_queue_cycles += queue;
+    stats_.dram_load_cycles += load;
+    return t + latency_ + queue + load;
+}
+
+uint64_t Dram::write(uint64_t t, uint64_t addr, uint32_t bytes) {
+    double cost = 0;
+    Channel& ch = route(addr, bytes, cost);
+    ch.bus.free_at = std::max(ch.bus.free_at, double(t)) + cost;
+    load_term(t, cost);
+    return uint64_t(std::ceil(ch.bus.free_at));
+}
+
+}  // namespace simt::timing

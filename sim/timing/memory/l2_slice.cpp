@@ -1,0 +1,98 @@
+// l2_slice.cpp: one L2 slice (see l2_slice.hpp).
+#include "sim/timing/memory/l2_slice.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace simt::timing {
+
+namespace {
+
+CacheSpec slice_spec(const GpuConfig& c) {
+    CacheSpec s = c.memory.l2;
+    s.size_bytes /= std::max(c.memory.l2_slices.count, 1u);
+    return s;
+}
+
+}  // namespace
+
+L2Slice::L2Slice(const GpuConfig& c, uint32_t index, const Crossbar& xbar, Dram& dram, MemoryStats& stats)
+    : cache_(slice_spec(c), c.memory.sector_bytes),
+      xbar_(xbar),
+      dram_(dram),
+      stats_(stats),
+      index_(index),
+      sector_bytes_(c.memory.sector_bytes),
+      spl_(cache_.sectors_per_line()),
+      fetch_sectors_(std::max(1u, c.memory.dram_fetch_bytes / std::max(1u, c.memory.sector_bytes))),
+      hit_latency_(c.memory.l2.hit_latency),
+      rmw_(c.memory.stores.partial_sector_dram_read) {}
+
+uint64_t L2Slice::enter(uint64_t t, uint64_t req, double cost) {
+    uint64_t delay = port_.take(t, req, cost);
+    stats_.l2_queue_cycles += delay;
+    return t + delay;
+}
+
+uint64_t L2Slice::write_back(uint64_t t, const Eviction& ev) {
+    uint64_t line = xbar_.line_of(index_, ev.line);
+    uint64_t done = t;
+    for (uint32_t m = ev.dirty; m; m &= m - 1) {
+        uint32_t s = uint32_t(std::countr_zero(m));
+        uint64_t addr = (line * spl_ + s) * sector_bytes_;
+        if (rmw_ && (ev.partial >> s & 1)) {
+            dram_.write(t, addr, sector_bytes_);  // the read of the read-modify-write occupies the channel too
+            stats_.dram_read_bytes += sector_bytes_;
+            ++stats_.dram_rmw_sectors;
+        }
+        done = std::max(done, dram_.write(t, addr, sector_bytes_));
+        stats_.dram_write_bytes += sector_bytes_;
+    }
+    return done;
+}
+
+uint64_t L2Slice::fill(uint64_t t, uint64_t local, uint64_t ready, bool dirty, bool partial, bool prefetched) {
+    Eviction ev = cache_.fill(local, ready, dirty, partial, prefetched);
+    return ev.dirty ? write_back(t, ev) : t;
+}
+
+uint64_t L2Slice::read(uint64_t at, uint64_t local, uint64_t global, uint64_t req) {
+    Probe p = cache_.lookup(local);
+    if (p.hit && !p.partial) {
+        if (p.prefetched) ++stats_.l2_miss_sectors;
+        else ++stats_.l2_hit_sectors;
+        return std::max(at + hit_latency_, p.fill_time);
+    }
+    ++stats_.l2_miss_sectors;
+    // DRAM is read in aligned pieces of fetch_sectors_ sectors; the requested sector's
+    // neighbours in the piece arrive with it (unless already present).
+    uint64_t first = global - global % fetch_sectors_;
+    stats_.dram_read_bytes += uint64_t(fetch_sectors_) * sector_bytes_;
+    uint64_t ready = dram_.read(at, first * sector_bytes_, fetch_sectors_ * sector_bytes_, req);
+    for (uint64_t s = first; s < first + fetch_sectors_; ++s) {
+        uint64_t ls = local - global + s;  // same line: a piece never crosses one
+        if (s == global) fill(at, ls, ready, false, false, false);
+        else if (!cache_.present(ls)) fill(at, ls, ready, false, false, true);
+    }
+    return ready;
+}
+
+uint64_t L2Slice::write(uint64_t at, uint64_t local, bool partial) {
+    Probe p = cache_.lookup(local);
+    if (p.hit) ++stats_.l2_hit_sectors;
+    else ++stats_.l2_miss_sectors;
+    if (partial) ++stats_.l2_partial_writes;
+    uint64_t ack = at + hit_latency_;
+    uint64_t evicted = fill(at, local, ack, true, partial, false);
+    return std::max(ack, evicted);
+}
+
+uint64_t L2Slice::atomic(uint64_t at, uint64_t local, uint64_t global, uint64_t key, uint32_t ops, uint64_t req,
+                         AtomicUnit& unit) {
+    uint64_t ready = read(at, local, global, req);  // the sector's data at the slice
+    uint64_t done = unit.execute(at, ready, key, ops, stats_);
+    fill(at, local, ready, true, false, false);  // present now: marks it dirty, evicts nothing
+    return done;
+}
+
+}  // namespace simt::timing

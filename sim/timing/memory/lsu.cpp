@@ -1,0 +1,114 @@
+// lsu.cpp: the SM's LSU/MIO front end (see lsu.hpp).
+#include "sim/timing/memory/lsu.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace simt::timing {
+
+Lsu::Lsu(uint32_t sm, Context& ctx)
+    : ctx_(ctx),
+      l1_(ctx.cfg, ctx.l1, sm, ctx.l2, ctx.stats.memory),
+      tex_{0, ctx.cfg.memory.tex.quads_per_cycle},
+      layout_(ctx.cfg.memory) {}
+
+uint64_t Lsu::access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
+    if (d.lat == isa::Lat::L1tex) return l1tex(d, dyn, t);
+    if (d.lat == isa::Lat::Mio) return mio(d, dyn, t);
+    return t + 1;
+}
+
+uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
+    MemoryStats& ms = ctx_.stats.memory;
+    SectorList& s = ctx_.sectors;
+    const uint32_t sb = ctx_.cfg.memory.sector_bytes;
+    if (d.mem == MemKind::Tex) return texture(dyn, t);
+    coalesce(dyn.exec, dyn.addr, d.bytes, sb, s);
+    switch (d.mem) {
+        case MemKind::GlobalLoad: return l1_.load(t, s, ms.global_load);
+        case MemKind::LocalLoad: return l1_.load(t, s, ms.local_load);
+        case MemKind::GlobalStore:
+            return l1_.store(t, s, partial_sectors(dyn.exec, dyn.addr, d.bytes, sb, s), ms.global_store);
+        case MemKind::LocalStore:
+            return l1_.store(t, s, partial_sectors(dyn.exec, dyn.addr, d.bytes, sb, s), ms.local_store);
+        case MemKind::GlobalAtomic:
+            group_atomics(dyn.exec, dyn.addr, groups_);
+            return l1_.atomic(t, s, groups_, ms.global_atomic);
+        default: return t + 1;
+    }
+}
+
+// The TEX stage, then the L1TEX path at the texels' block-linear addresses.
+uint64_t Lsu::texture(const func::DynInst& dyn, uint64_t t) {
+    const auto& mc = ctx_.cfg.memory;
+    MemoryStats& ms = ctx_.stats.memory;
+    uint64_t cycles = 0;
+    uint64_t start = tex_.reserve(t, dyn.exec, cycles);
+    ms.tex_quads += TexStage::active_quads(dyn.exec);
+    ms.tex_stage_cycles += cycles;
+    const LaneAddrs* addr = &dyn.addr;
+    if (!layout_.linear()) {
+        const isa::Instruction& in = ctx_.prog.code[dyn.pc];
+        const int buffer = int(in.ops[1].value);
+        const uint64_t base = ctx_.mem.base(buffer);
+        const uint32_t width = ctx_.prog.buffers[size_t(buffer)].width;
+        for (uint32_t m = dyn.exec; m; m &= m - 1) {
+            uint32_t lane = uint32_t(std::countr_zero(m));
+            remapped_[lane] = layout_.remap(dyn.addr[lane], base, width);
+        }
+        addr = &remapped_;
+    }
+    coalesce(dyn.exec, *addr, 4, mc.sector_bytes, ctx_.sectors);
+    uint32_t extra = mc.tex_latency > mc.l1.hit_latency ? mc.tex_latency - mc.l1.hit_latency : 0;
+    return l1_.load(start, ctx_.sectors, ms.tex, extra);
+}
+
+uint64_t Lsu::shared(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
+    const auto& mc = ctx_.cfg.memory;
+    MemoryStats& ms = ctx_.stats.memory;
+    if (d.mem == MemKind::SharedLoad) ++ms.shared_load_requests;
+    else if (d.mem == MemKind::SharedStore) ++ms.shared_store_requests;
+    else ++ms.shared_atomic_requests;
+    uint32_t wf = std::max(1u, shared_wavefronts(dyn.exec, dyn.addr, d.bytes, mc.shared_banks));
+    ms.shared_wavefronts += wf;
+    ms.shared_bank_conflicts += wf - 1;
+    const uint32_t same = mc.atomics.shared_same_address_cycles;
+    if (d.mem == MemKind::SharedAtomic && same) {
+        uint32_t serial = (max_lanes_per_word(dyn.exec, dyn.addr) - 1) * same;
+        ms.shared_atomic_serial += serial;
+        wf += serial;
+    }
+    uint64_t start = mio_.reserve(t, wf);
+    return start + mc.shared_latency + (wf - 1);
+}
+
+uint64_t Lsu::mio(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
+    const auto& mc = ctx_.cfg.memory;
+    MemoryStats& ms = ctx_.stats.memory;
+    switch (d.mem) {
+        case MemKind::SharedLoad: case MemKind::SharedStore: case MemKind::SharedAtomic:
+            return shared(d, dyn, t);
+        case MemKind::Const: {
+            ++ms.const_requests;
+            uint32_t n = std::max(1u, distinct_addresses(dyn.exec, dyn.addr));
+            ms.const_extra_cycles += n - 1;
+            uint64_t start = mio_.reserve(t, n);
+            return start + mc.const_latency + (n - 1);
+        }
+        case MemKind::Shuffle: {
+            ++ms.shuffle_requests;
+            uint64_t start = mio_.reserve(t, 1);
+            return start + mc.shared_latency;
+        }
+        default: return t + 1;
+    }
+}
+
+std::string Lsu::describe() const {
+    std::ostringstream os;
+    os << "L1TEX outstanding " << l1_.outstanding() << ", tag stage free at " << l1_.tag_free() << "; MIO free at "
+       << mio_.free_at << "; TEX free at " << tex_.free_at;
+    return os.str();
+}
+
+}  // namespace simt::timing

@@ -1,0 +1,62 @@
+// lsu.hpp: the SM's memory front end: the LSU/MIO path an issued memory
+// instruction is handed to.
+//
+// The way of a request, in one direction: Sm::issue -> Lsu::access ->
+//   L1TEX (l1.hpp: tag stage, L1) -> crossbar -> L2 slice -> DRAM (l2.hpp) for
+//   global, local and texture instructions (texture first through the TEX
+//   stage and the block-linear layout, texture.hpp);
+//   MIO (MioStage) for shared memory, constant loads and shuffles.
+// It returns the cycle the instruction's result (or, for a store, its ack) is
+// ready; the SM puts that on the scoreboard. The gates the schedulers check
+// before issue (lg_throttle, tex_throttle, mio_throttle) are accepts() and
+// the stages' free times.
+//
+// Shared memory: wavefronts = the most distinct words in one bank; a shared
+// atomic also serialises the lanes on one word (atomics.shared_same_address_cycles
+// per extra lane); result at shared_latency + wavefronts - 1.
+// Local memory goes through L1TEX like global memory, at the interleaved
+// per-lane addresses the functional model gives (DynInst::addr).
+//
+// Left out: the LSU's own instruction queue (its depth shows as the outstanding
+// limit), shared-memory phases for 8-byte accesses.
+#pragma once
+
+#include "sim/timing/context.hpp"
+#include "sim/timing/memory/l1.hpp"
+#include "sim/timing/memory/texture.hpp"
+
+#include <string>
+
+namespace simt::timing {
+
+class Lsu {
+public:
+    Lsu(uint32_t sm, Context& ctx);
+
+    // Times the memory instruction d (its lanes and addresses in dyn) issued at t:
+    // the cycle its result is ready.
+    uint64_t access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
+
+    // ---- gates checked before issue (inline: called for every candidate)
+    bool l1_accepts(uint64_t t) { return l1_.accepts(t); }
+    uint64_t l1_accepts_at(uint64_t t) const { return l1_.accepts_at(t); }
+    uint64_t mio_free_at() const { return mio_.free_at; }
+    uint64_t tex_free_at() const { return tex_.free_at; }
+    std::string describe() const;
+
+private:
+    uint64_t l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
+    uint64_t texture(const func::DynInst& dyn, uint64_t t);
+    uint64_t mio(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
+    uint64_t shared(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
+
+    Context& ctx_;
+    L1Tex l1_;
+    MioStage mio_;
+    TexStage tex_;
+    TexLayout layout_;
+    AtomicGroups groups_;
+    LaneAddrs remapped_{};
+};
+
+}  // namespace simt::timing

@@ -1,0 +1,262 @@
+// test_timing_memory_units.cpp: the memory path's units (sim/timing/memory/) at exact
+// cycles: L2 slice and crossbar throughput, DRAM queueing and its M/D/1 load term,
+// the L2 atomic units and shared-memory atomics, partial-sector stores, the L1/shared
+// carve-out, the block-linear texture layout and the TEX stage, and the L2 hit rate of
+// a cold stream with 64 B DRAM fetches.
+//
+// On small_config (test_timing_util.hpp: L1 hit 30, L2 hit 200, DRAM 500 at 64 B per
+// cycle, 32 B DRAM fetches, atomics +20, shared 20; mov and shl are ALU ops of latency
+// 4 and interval 2). Each case switches on only the unit it checks.
+#include "test_timing_util.hpp"
+
+#include "sim/timing/memory/carveout.hpp"
+#include "sim/timing/memory/coalescer.hpp"
+#include "sim/timing/memory/crossbar.hpp"
+#include "sim/timing/memory/dram.hpp"
+#include "sim/timing/memory/texture.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace simt;
+using namespace simt::timing;
+using namespace simt::timing::test;
+
+namespace {
+
+// Two warps (one per scheduler) each load 32 floats 128 B apart: 32 lines, 32 sectors.
+// mov at 0, shl at 4, ld at 8; warp 1's ld waits for the tag stage (8 wavefronts) until 16.
+const char* kGather =
+    ".kernel gather\n.grid 1\n.block 64\n.regs 8\n.buffer a f32 4096 zero\n"
+    "mov r0, %tid.x\nshl r2, r0, 7\nld.global r1, [a + r2]\nfadd r3, r1, r1\nexit\n";
+
+uint64_t fadd_cycle(const Recorder& rec, uint64_t warp) { return rec.issue_cycles(warp, 3).at(0); }
+
+}  // namespace
+
+TEST_CASE("memory units: a busy L2 slice delays the next request by its backlog", "[timing][memory]") {
+    GpuConfig c = small_config();
+    Recorder plain;
+    run(kGather, c, {true, &plain, {}});
+    // Warp 0: data at 8 + 500. Warp 1 at 16: DRAM moved warp 0's 32 pieces of 32 B in
+    // 16 cycles (free at 24), so it waits 8: 16 + 8 + 500.
+    CHECK(fadd_cycle(plain, 0) == 508);
+    CHECK(fadd_cycle(plain, 1) == 524);
+
+    c.memory.l2_slices.sectors_per_cycle = 1;  // one slice taking a sector per cycle
+    Recorder sliced;
+    auto r = run(kGather, c, {true, &sliced, {}});
+    // Warp 0's 32 sectors occupy the slice until 8 + 32 = 40: warp 1 (at 16) waits 24 there,
+    // then finds DRAM free: 40 + 500.
+    CHECK(fadd_cycle(sliced, 0) == 508);
+    CHECK(fadd_cycle(sliced, 1) == 540);
+    CHECK(r.stats.memory.l2_queue_cycles == 32 * 24);
+}
+
+TEST_CASE("memory units: an SM's crossbar port limits its sectors per cycle", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.crossbar.sm_sectors_per_cycle = 1;
+    Recorder rec;
+    auto r = run(kGather, c, {true, &rec, {}});
+    CHECK(fadd_cycle(rec, 0) == 508);
+    CHECK(fadd_cycle(rec, 1) == 540);  // the port is busy until 40
+    CHECK(r.stats.memory.xbar_queue_cycles == 32 * 24);
+}
+
+TEST_CASE("memory units: L2 slices split the L2 and hash lines over all of them", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.l2_slices.count = 4;
+    Crossbar x(c);
+    std::vector<int> per_slice(4, 0);
+    for (uint64_t line = 0; line < 400; ++line) {
+        uint32_t s = x.slice_of(line);
+        ++per_slice[s];
+        CHECK(x.line_of(s, line / 4) == line);  // the slice's own index maps back
+    }
+    CHECK(per_slice == std::vector<int>{100, 100, 100, 100});  // each group of 4 lines uses every slice once
+}
+
+TEST_CASE("memory units: DRAM reads queue behind the channel's backlog", "[timing][memory]") {
+    GpuConfig c = small_config();  // 64 B per cycle, one channel
+    MemoryStats stats;
+    Dram dram(c, stats);
+    // Three requests of 4 x 32 B at cycle 0: each waits for the ones before (2 cycles each).
+    for (uint64_t req = 1; req <= 3; ++req)
+        for (int s = 0; s < 4; ++s) CHECK(dram.read(0, req * 4096 + s * 32, 32, req) == 500 + (req - 1) * 2);
+    CHECK(stats.dram_queue_cycles == 4 * (0 + 2 + 4));
+}
+
+TEST_CASE("memory units: opening a row chunk costs the channel time", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.dram.row_miss_bytes = 64;  // one cycle at 64 B per cycle
+    c.memory.dram.interleave_bytes = 256;
+    c.memory.dram.open_chunks = 16;
+    MemoryStats stats;
+    Dram dram(c, stats);
+    CHECK(dram.read(0, 0, 64, 1) == 500);
+    CHECK(dram.read(0, 64, 64, 2) == 502);   // chunk 0 open: waits 1 (opening) + 1 (64 B)
+    CHECK(dram.read(0, 256, 64, 3) == 503);  // chunk 1: opened after those 3 cycles
+    CHECK(stats.dram_row_misses == 2);
+}
+
+TEST_CASE("memory units: a dependent DRAM read waits longer as the channel's load rises (M/D/1)", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.dram.bank_service_cycles = 100;
+    c.memory.dram.load_window_cycles = 1000;
+    // One 64 B read costs the channel 1 cycle. Reads every 2 cycles load it to rho = 0.5
+    // (the average over the window converges to 1 / (1000 (1 - e^-0.002)) = 0.5005), every
+    // 4 cycles to 0.2505. M/D/1 wait = S rho / (2 (1 - rho)): 50.1 -> 50 and 16.7 -> 17.
+    for (auto [gap, wait] : {std::pair<uint64_t, uint64_t>{2, 50}, {4, 17}}) {
+        MemoryStats stats;
+        Dram dram(c, stats);
+        uint64_t t = 0, ready = 0;
+        for (uint64_t req = 1; req <= 20000; ++req, t += gap) ready = dram.read(t, req * 64, 64, req);
+        INFO("one read every " << gap << " cycles");
+        CHECK(ready == t - gap + 500 + wait);
+        CHECK(dram.utilisation() == Approx(1.0 / gap).epsilon(0.01));
+    }
+}
+
+TEST_CASE("memory units: 32 lanes adding to one address serialise at the L2 atomic unit", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.atomics.same_address_cycles = 4;
+    Recorder rec;
+    auto r = run(".kernel t\n.grid 1\n.block 32\n.regs 8\n.buffer n u32 1 zero\n"
+                 "atom.global.add r1, [n], 1\niadd r2, r1, 1\nexit\n",
+                 c, {true, &rec, {}});
+    // Issued at 0; the sector misses: data at the slice at 500; 32 read-modify-writes of 4
+    // cycles; the last lane's old value back at 500 + 20 + 31 x 4.
+    CHECK(rec.issue_cycles(0, 1) == std::vector<uint64_t>{500 + 20 + 31 * 4});
+    CHECK(r.stats.memory.atomic_lane_ops == 32);
+
+    // Two warps on the counter: the second warp's 32 lanes start after the first's 128 cycles.
+    Recorder two;
+    auto r2 = run(".kernel t\n.grid 1\n.block 64\n.regs 8\n.buffer n u32 1 zero\n"
+                  "atom.global.add r1, [n], 1\niadd r2, r1, 1\nexit\n",
+                  c, {true, &two, {}});
+    CHECK(two.issue_cycles(0, 1) == std::vector<uint64_t>{644});
+    CHECK(two.issue_cycles(1, 1) == std::vector<uint64_t>{644 + 128});
+    CHECK(r2.stats.memory.atomic_serial_cycles == 128);
+
+    // 32 lanes on 32 words of one sector: no serialisation, unless the slice's unit takes
+    // one lane op per cycle (the groups queue: the last starts 31 cycles later).
+    const char* spread = ".kernel t\n.grid 1\n.block 32\n.regs 8\n.buffer n u32 32 zero\n"
+                         "mov r0, %laneid\natom.global.add r1, [n + r0*4], 1\niadd r2, r1, 1\nexit\n";
+    Recorder wide;
+    run(spread, c, {true, &wide, {}});
+    CHECK(wide.issue_cycles(0, 2) == std::vector<uint64_t>{4 + 500 + 20});
+    c.memory.atomics.unit_ops_per_cycle = 1;
+    Recorder unit;
+    run(spread, c, {true, &unit, {}});
+    CHECK(unit.issue_cycles(0, 2) == std::vector<uint64_t>{4 + 500 + 31 + 20});
+}
+
+TEST_CASE("memory units: shared-memory atomics serialise the lanes on one word", "[timing][memory]") {
+    GpuConfig c = small_config();
+    const char* src = ".kernel t\n.grid 1\n.block 32\n.regs 8\n.shared 128\n"
+                      "atom.shared.add r1, [0], 1\niadd r2, r1, 1\nexit\n";
+    Recorder off, on;
+    run(src, c, {true, &off, {}});
+    CHECK(off.issue_cycles(0, 1) == std::vector<uint64_t>{20});  // one wavefront (one word)
+    c.memory.atomics.shared_same_address_cycles = 1;
+    auto r = run(src, c, {true, &on, {}});
+    CHECK(on.issue_cycles(0, 1) == std::vector<uint64_t>{20 + 31});
+    CHECK(r.stats.memory.shared_atomic_serial == 31);
+}
+
+TEST_CASE("memory units: byte-masked store sectors cost the slice and are counted", "[timing][memory]") {
+    LaneAddrs a{};
+    SectorList s;
+    for (int i = 0; i < 32; ++i) a[i] = uint64_t(i) * 4;  // 4 whole sectors
+    coalesce(~0u, a, 4, 32, s);
+    CHECK(partial_sectors(~0u, a, 4, 32, s) == 0);
+    coalesce(0x0000ffffu, a, 4, 32, s);                          // lanes 0-15: sectors 0, 1 whole
+    CHECK(partial_sectors(0x0000ffffu, a, 4, 32, s) == 0);
+    coalesce(0x00ff00ffu, a, 4, 32, s);                          // sectors 0 and 2 whole
+    CHECK(partial_sectors(0x00ff00ffu, a, 4, 32, s) == 0);
+    coalesce(0x0000000fu, a, 4, 32, s);                          // half of sector 0
+    CHECK(partial_sectors(0x0000000fu, a, 4, 32, s) == 1);
+
+    GpuConfig c = small_config();
+    c.memory.l2_slices.sectors_per_cycle = 1;
+    c.memory.stores.partial_sector_cycles = 2;
+    // Two warps write a column each (4 B into 32 lines: 32 partial sectors). Warp 0's take
+    // the slice 3 cycles each (8 .. 104); warp 1 (at 16) waits 88, acked at 104 + 200.
+    const char* src = ".kernel t\n.grid 1\n.block 64\n.regs 8\n.buffer a f32 4096 zero\n"
+                      "mov r0, %tid.x\nshl r2, r0, 7\nst.global [a + r2], r0\nexit\n";
+    Recorder rec;
+    auto r = run(src, c, {true, &rec, {}});
+    CHECK(r.stats.memory.l2_partial_writes == 64);
+    CHECK(r.stats.memory.l2_queue_cycles == 32 * 88);
+    CHECK(rec.retired.at(1) == 104 + 200);
+}
+
+TEST_CASE("memory units: a kernel's L1 is the unified array minus its shared-memory carve-out", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.carveout.unified_bytes = 256 * 1024;
+    c.memory.carveout.steps_kb = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+    CHECK(carveout_bytes(c.memory.carveout, 0) == 0);
+    CHECK(carveout_bytes(c.memory.carveout, 1024) == 8 * 1024);
+    CHECK(carveout_bytes(c.memory.carveout, 100 * 1024 + 1) == 132 * 1024);
+    OccupancyStats occ;
+    occ.blocks_per_sm = 4;
+    occ.shared_per_block = 40 * 1024;  // 160 KB -> the 164 KB carve-out
+    CHECK(l1_spec(c, occ).size_bytes == (256 - 164) * 1024);
+    // A kernel without shared memory (small_config reserves none per block): no carve-out,
+    // 256 KB of L1. With 1 KB reserved per block and 32 resident blocks (its occupancy):
+    // 32 KB -> the 32 KB carve-out, 224 KB of L1.
+    auto r = run(".kernel t\n.grid 1\n.block 32\n.regs 8\nexit\n", c);
+    CHECK(r.stats.memory.l1_bytes == 256 * 1024);
+    c.sm.shared_reserved_per_block = 1024;
+    auto r2 = run(".kernel t\n.grid 1\n.block 32\n.regs 8\nexit\n", c);
+    CHECK(r2.stats.occupancy.blocks_per_sm == 32);
+    CHECK(r2.stats.memory.l1_bytes == 224 * 1024);
+    CHECK(r2.stats.memory.shared_carveout_bytes == 32 * 1024);
+}
+
+TEST_CASE("memory units: block-linear textures keep a 2D neighbourhood in one line", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.tex.line_width = 8;
+    c.memory.tex.line_height = 4;
+    c.memory.tex.sector_width = 4;  // sectors of 4 x 2 texels
+    TexLayout layout(c.memory);
+    const uint64_t base = 0x1000;
+    auto at = [&](uint64_t x, uint64_t y) { return layout.remap(base + (y * 64 + x) * 4, base, 64); };
+    CHECK(at(0, 0) == base);
+    CHECK(at(1, 0) == base + 4);
+    CHECK(at(0, 1) == base + 16);       // second row of the first sector
+    CHECK(at(4, 0) == base + 32);       // second sector
+    CHECK(at(0, 2) == base + 64);       // third sector: rows 2-3
+    CHECK(at(8, 0) == base + 128);      // next line along x
+    CHECK(at(0, 4) == base + 8 * 128);  // next row of lines (64 / 8 lines per row)
+
+    TexStage stage{0, 1};
+    uint64_t cycles = 0;
+    CHECK(stage.reserve(10, ~0u, cycles) == 10);
+    CHECK(cycles == 8);  // 8 quads at one per cycle
+    CHECK(stage.reserve(12, 0x000000f1u, cycles) == 18);
+    CHECK(cycles == 2);
+}
+
+TEST_CASE("memory units: a texture request occupies the TEX stage per quad (tex_throttle)", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.tex.quads_per_cycle = 1;
+    const char* src = ".kernel t\n.grid 1\n.block 32\n.regs 8\n.buffer img f32 64x64 zero\n"
+                      "mov r0, 0\ntex r1, img, r0, r0\ntex r2, img, r0, r0\nexit\n";
+    Recorder rec;
+    auto r = run(src, c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 1) == std::vector<uint64_t>{4});
+    CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{12});  // 8 quads: the stage is busy until 12
+    CHECK(r.stats.memory.tex_quads == 16);
+    CHECK(r.stats.stall_cycles[int(StallReason::TexThrottle)] == 7);
+}
+
+TEST_CASE("memory units: a cold stream with 64 B DRAM fetches reports every sector as an L2 miss", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.dram_fetch_bytes = 64;
+    auto r = run(".kernel t\n.grid 1\n.block 32\n.regs 8\n.buffer a f32 1024 zero\n"
+                 "mov r0, %laneid\nld.global r1, [a + r0*4]\nexit\n",
+                 c);
+    CHECK(r.stats.memory.l2_miss_sectors == 4);  // two fetches of two sectors: ncu counts 4 misses
+    CHECK(r.stats.memory.l2_hit_sectors == 0);
+    CHECK(r.stats.memory.dram_read_bytes == 128);
+}
