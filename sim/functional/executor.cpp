@@ -23,6 +23,7 @@
 // reconvergence hints, the timing of anything.
 #include "sim/functional/executor.hpp"
 
+#include "isa/limits.hpp"
 #include "sim/functional/fragment.hpp"
 #include "sim/functional/semantics.hpp"
 
@@ -363,6 +364,13 @@ void Executor::budget_exhausted(uint32_t pc) const {
                                            " warp instructions exhausted (infinite loop?)");
 }
 
+void Executor::call_too_deep(const Warp& w, uint32_t pc) const {
+    throw Error(program_.code[pc].loc, "call depth limit: the SIMT stack of warp " + std::to_string(w.warp_in_block) +
+                                           " of block " + std::to_string(w.block) + " holds " +
+                                           std::to_string(w.stack.size()) + " entries, the limit " +
+                                           "(infinite recursion?)");
+}
+
 void Executor::divergent_barrier(const Warp& w, uint32_t pc, LaneMask exec) const {
     throw Error(program_.code[pc].loc, "barrier in divergent code: bar reached by lanes " + sem::hex(exec) +
                                            " of the live lanes " + sem::hex(w.live) + " (warp " +
@@ -390,6 +398,7 @@ void Executor::step(Block& block, Warp& warp, DynInst& out) {
     case sem::Kind::Branch:
     case sem::Kind::Ret: branch(warp, d, pc, exec, out); break;
     case sem::Kind::Call:
+        if (warp.stack.size() >= isa::kMaxSimtStack) call_too_deep(warp, pc);
         warp.stack.back().pc = pc + 1;
         if (exec != 0) warp.stack.push_back(SimtEntry{d.target, d.rpc, exec});
         break;
