@@ -84,6 +84,7 @@ std::string range_text(uint64_t min, uint64_t max, uint64_t type_max) {
 }
 
 std::string number_text(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(int64_t(v));
     char buf[64];
     auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
     return ec == std::errc() ? std::string(buf, p) : std::string("?");
