@@ -55,7 +55,9 @@ std::string read_text_file(const std::string& path, const std::string& what, uin
     std::ifstream in(path, std::ios::binary);
     if (!in) fail_open(path, what, at, errno);
     // Read at most max_bytes + 1, so a file that grew since the check is still caught.
-    std::string text(size_t(std::min<uint64_t>(fs::file_size(path), max_bytes)) + 1, '\0');
+    std::error_code ec;
+    const uint64_t size = fs::file_size(path, ec);
+    std::string text(size_t(std::min<uint64_t>(ec ? 0 : size, max_bytes)) + 1, '\0');
     in.read(text.data(), std::streamsize(text.size()));
     if (in.bad()) fail(path, what, at, "read error");
     text.resize(size_t(in.gcount()));

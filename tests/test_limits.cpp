@@ -234,6 +234,21 @@ TEST_CASE("limits: infinite recursion ends at the call-depth limit, located", "[
     CHECK_NOTHROW(func::run_functional(q, mq));
 }
 
+TEST_CASE("limits: a launch of more warps than the instruction budget is refused at once", "[limits]") {
+    const isa::Program p = test::assemble(".grid 2147483647 65535 65535\n.block 1024\nexit\n");
+    func::GlobalMemory m(p, ".");
+    CHECK_THROWS_WITH(func::run_functional(p, m),
+                      Contains("t.isa:1:1: error: the launch has 9223090559730712575 blocks of 32 warps"));
+    func::ExecLimits limits;
+    limits.max_warp_instructions = 100;
+    const isa::Program q = test::assemble(".grid 101\n.block 32\nexit\n");
+    func::GlobalMemory mq(q, ".");
+    CHECK_THROWS_WITH(func::run_functional(q, mq, limits), Contains("instruction budget of 100 warp instructions"));
+    const isa::Program ok = test::assemble(".grid 100\n.block 32\nexit\n");
+    func::GlobalMemory mok(ok, ".");
+    CHECK(func::run_functional(ok, mok, limits).warp_instructions == 100);
+}
+
 TEST_CASE("limits: the cycle budget ends a run whose time runs away", "[limits]") {
     GpuConfig c = timing::test::small_config();
     c.max_cycles = 1000;

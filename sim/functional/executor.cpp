@@ -27,6 +27,7 @@
 #include "sim/functional/fragment.hpp"
 #include "sim/functional/semantics.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 
@@ -165,7 +166,21 @@ Executor::Executor(const isa::Program& program, GlobalMemory& memory, ExecLimits
     : program_(program), memory_(memory), limits_(limits), reconv_(program),
       num_regs_(sem::registers_needed(program)), ntid_(launch_ntid(program.launch)),
       nctaid_(launch_nctaid(program.launch)) {
+    check_launch_fits_budget();
     decode();
+}
+
+// Every warp of a launch executes at least one instruction, so a launch of
+// more warps than the budget could never finish: say so before running.
+void Executor::check_launch_fits_budget() const {
+    const uint64_t per_block = std::max<uint32_t>(1, program_.warps_per_block());
+    const uint64_t blocks = program_.num_blocks();
+    if (blocks <= limits_.max_warp_instructions / per_block) return;
+    throw Error(program_.launch.loc,
+                "the launch has " + std::to_string(blocks) + " blocks of " + std::to_string(per_block) +
+                    " warps, more warps than the instruction budget of " +
+                    std::to_string(limits_.max_warp_instructions) +
+                    " warp instructions can run (max_warp_instructions in the config, or --max-instructions)");
 }
 
 // Value operand i of `in` (0 when absent).

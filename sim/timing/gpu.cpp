@@ -10,7 +10,9 @@
 //      unless event skipping is off (then every SM and sub-partition ticks);
 //   3. the next cycle is t + 1 (no skipping) or the earliest next event of any
 //      sub-partition (skipping); if nothing can ever happen again while blocks
-//      remain, that is a deadlock: simt::Error with every SM's state.
+//      remain, that is a deadlock: simt::Error with every SM's state; a next
+//      cycle beyond the config's max_cycles ends the run (the cycle budget:
+//      the same error with or without skipping, since it depends only on t).
 #include "sim/timing/gpu.hpp"
 
 #include "sim/timing/context.hpp"

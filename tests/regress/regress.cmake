@@ -61,8 +61,9 @@ simt_regress(many_instructions "many.isa:1048579:1: error: more than 1048576 ins
 simt_regress(block_launch_cycles "launch.block_launch_cycles: expected an integer in .0, 100000., got 4294967295" ${h200} ${trace} --no-skip --set launch.block_launch_cycles=4294967295)
 simt_regress(pipe_interval "pipes.sfu.interval: expected an integer in .1, 1024., got 32768" ${h200} ${trace} --set pipes.sfu.interval=32768)
 simt_regress(dram_latency "memory.dram_latency: expected an integer in .1, 100000." ${h200} ${trace} --set memory.dram_latency=4000000000)
-simt_regress(max_cycles "runaway.isa:2:1: error: cycle budget of 20000 cycles exhausted" ${h200} ${rg}/runaway.isa --max-cycles 20000)
-simt_regress(max_cycles_no_skip "runaway.isa:2:1: error: cycle budget of 20000 cycles exhausted" ${h200} ${rg}/runaway.isa --max-cycles 20000 --no-skip)
+simt_regress(max_cycles "runaway.isa:2:1: error: cycle budget of 2000 cycles exhausted" ${h200} ${rg}/runaway.isa --max-cycles 2000)
+simt_regress(max_cycles_no_skip "runaway.isa:2:1: error: cycle budget of 2000 cycles exhausted" ${h200} ${rg}/runaway.isa --max-cycles 2000 --no-skip)
+simt_regress(huge_grid "huge_grid.isa:2:1: error: the launch has 9223090559730712575 blocks of 32 warps, more warps than the instruction budget" ${h200} ${rg}/huge_grid.isa)
 simt_regress(max_instructions "runaway.isa:6:5: error: instruction budget of 100000 warp instructions exhausted" ${h200} ${rg}/runaway.isa --max-instructions 100000)
 # 10. failed writes
 simt_regress(json_dev_full "/dev/full: error: cannot write: No space left on device" ${h200} ${trace} -q --json /dev/full)
