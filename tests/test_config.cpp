@@ -84,7 +84,7 @@ TEST_CASE("rtx4060.yaml loads with the published values", "[config]") {
     CHECK(c.name == "NVIDIA GeForce RTX 4060");
     CHECK(c.source_file == config_path("rtx4060.yaml"));
     CHECK(c.clock_mhz == 2460.0);
-    CHECK(c.max_warp_instructions == 50000000ull);
+    CHECK(c.max_warp_instructions == 100000000ull);
     CHECK(c.max_cycles == 20000000ull);
 
     CHECK(c.sm.count == 24);
@@ -148,7 +148,7 @@ TEST_CASE("h200.yaml loads with the published and measured values", "[config]") 
     GpuConfig c = load_config(config_path("h200.yaml"));
     CHECK(c.name == "NVIDIA H200 SXM");
     CHECK(c.clock_mhz == 1980.0);
-    CHECK(c.max_warp_instructions == 50000000ull);
+    CHECK(c.max_warp_instructions == 100000000ull);
     CHECK(c.max_cycles == 20000000ull);
 
     CHECK(c.sm.count == 132);
