@@ -8,9 +8,12 @@
 //   mem       := '[' term {('+' | '-') term} ']'   term := buffer | reg ['*' scale] | imm
 #include "isa/assembler.hpp"
 
+#include "isa/limits.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -125,26 +128,9 @@ std::optional<NumberValue> parse_number(const std::string& s) {
     return v;
 }
 
-// Levenshtein distance, for "did you mean" suggestions.
-size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        cur[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j)
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        std::swap(prev, cur);
-    }
-    return prev[b.size()];
-}
-
+// " (did you mean 'x'?)" for a candidate within 2 edits, else "".
 std::string suggest(std::string_view word, const std::vector<std::string>& candidates) {
-    std::string best;
-    size_t best_d = 3;  // suggest only close matches
-    for (const auto& c : candidates) {
-        size_t d = edit_distance(word, c);
-        if (d < best_d) { best_d = d; best = c; }
-    }
+    std::string best = nearest_name(word, candidates, 2);
     return best.empty() ? "" : " (did you mean '" + best + "'?)";
 }
 
@@ -161,6 +147,7 @@ class Assembler {
 public:
     Program run(const std::string& text, const std::string& name, const std::string& dir) {
         prog_.path = name;
+        include_stack_.push_back(path_key(name));
         parse_text(text, name, dir);
         finish(name);
         return std::move(prog_);
@@ -168,11 +155,16 @@ public:
 
 private:
     Program prog_;
-    std::vector<std::string> include_stack_;
+    std::vector<std::string> include_stack_;  // canonical paths of the files being read, main first
+    uint64_t source_bytes_ = 0;               // text parsed so far, counting every .include
+    std::map<std::string, std::string> included_;  // canonical path -> text, each file read once
+    static constexpr uint64_t kIncludeCost = 4096;  // bytes one .include counts besides its text
     std::vector<PendingLabel> pending_;
     std::map<std::string, SourceLoc> label_locs_;
     std::map<std::string, SourceLoc> names_;  // buffers and uniforms share one namespace
-    std::optional<SourceLoc> regs_loc_, grid_loc_, block_loc_, fragment_loc_, tile_loc_;
+    std::optional<SourceLoc> regs_loc_, grid_loc_, block_loc_, fragment_loc_, tile_loc_, local_loc_;
+    uint64_t global_bytes_ = 0;
+    std::unordered_map<std::string, uint32_t> buffer_index_, uniform_index_;  // name -> index  // all buffers so far, each rounded up to 256 bytes as laid out
     uint32_t max_reg_ = 0;
     bool any_reg_ = false;
 
@@ -212,11 +204,23 @@ private:
     }
 
     // ---- whole text
+    // One spelling per file (a/../b.isa and ./b.isa are one), for include cycles.
+    static std::string path_key(const std::string& path) {
+        std::error_code ec;
+        fs::path p = fs::weakly_canonical(fs::path(path), ec);
+        return ec ? fs::path(path).lexically_normal().string() : p.string();
+    }
+
+    // Counts `bytes` more source text against kMaxExpandedSourceBytes.
+    void count_source(uint64_t bytes, const SourceLoc& at) {
+        source_bytes_ += bytes;
+        if (source_bytes_ > kMaxExpandedSourceBytes)
+            throw Error(at, "the program's text, counting every .include, exceeds the limit of " +
+                                std::to_string(kMaxExpandedSourceBytes >> 20) + " MiB (files included too often?)");
+    }
+
     void parse_text(const std::string& text, const std::string& name, const std::string& dir) {
-        if (std::find(include_stack_.begin(), include_stack_.end(), name) != include_stack_.end())
-            throw Error({name, 0, 0}, "include cycle: this file includes itself");
-        if (include_stack_.size() > 32) throw Error({name, 0, 0}, ".include nested deeper than 32 files");
-        include_stack_.push_back(name);
+        if (include_stack_.size() == 1) count_source(text.size(), {name, 0, 0});
         std::istringstream in(text);
         std::string line;
         uint32_t lineno = 0;
@@ -229,7 +233,6 @@ private:
             pos_ = 0;
             parse_line(line, dir);
         }
-        include_stack_.pop_back();
     }
 
     void parse_line(const std::string& raw, const std::string& dir) {
@@ -341,10 +344,11 @@ private:
             prog_.regs_per_thread = static_cast<uint32_t>(expect_uint("registers per thread", 1, kMaxRegs));
             expect_end();
         } else if (name == ".shared") {
-            prog_.shared_bytes = static_cast<uint32_t>(expect_uint("shared memory bytes per block", 0, 1u << 30));
+            prog_.shared_bytes = static_cast<uint32_t>(expect_uint("shared memory bytes per block", 0, kMaxSharedBytes));
             expect_end();
         } else if (name == ".local") {
-            uint64_t b = expect_uint("local memory bytes per thread", 0, 512 * 1024);
+            uint64_t b = expect_uint("local memory bytes per thread", 0, kMaxLocalBytes);
+            local_loc_ = loc_of(d);
             if (b % 4) throw Error(loc_of(d), "local memory size must be a multiple of 4 bytes");
             prog_.local_bytes = static_cast<uint32_t>(b);
             expect_end();
@@ -368,15 +372,26 @@ private:
     }
 
     void include_file(const Token& d, const std::string& file, const std::string& dir) {
-        fs::path p = fs::path(dir) / file;
-        std::ifstream in(p);
-        if (!in) throw Error(loc_of(d), "cannot open included file '" + p.string() + "'");
-        std::stringstream ss;
-        ss << in.rdbuf();
+        const fs::path p = fs::path(dir) / file;
+        const SourceLoc at = loc_of(d);
+        if (include_stack_.size() > kMaxIncludeDepth)
+            throw Error(at, ".include nested deeper than " + std::to_string(kMaxIncludeDepth) + " files");
+        const std::string key = path_key(p.string());
+        auto again = std::find(include_stack_.begin(), include_stack_.end(), key);
+        if (again != include_stack_.end())
+            throw Error(at, "include cycle: '" + p.string() + "' is already being read" +
+                                (again == include_stack_.begin() ? " (it is the main file)" : ""));
+        auto cached = included_.find(key);
+        if (cached == included_.end())
+            cached = included_.emplace(key, read_text_file(p.string(), "included file", kMaxTraceFileBytes, &at)).first;
+        const std::string& text = cached->second;
+        count_source(kIncludeCost + text.size(), at);
         auto saved_toks = toks_;
         auto saved_pos = pos_;
         auto saved_loc = line_loc_;
-        parse_text(ss.str(), p.string(), p.parent_path().string());
+        include_stack_.push_back(key);
+        parse_text(text, p.string(), p.parent_path().string());
+        include_stack_.pop_back();
         toks_ = saved_toks;
         pos_ = saved_pos;
         line_loc_ = saved_loc;
@@ -420,11 +435,58 @@ private:
             b.height = static_cast<uint32_t>(h->as_int);
             b.count = uint64_t(b.width) * b.height;
         } else {
-            b.count = expect_uint("an element count", 1, 1ull << 32);
+            b.count = expect_count();
         }
+        check_buffer_size(b, name_tok);
         parse_init(b);
         expect_end();
+        buffer_index_[b.name] = uint32_t(prog_.buffers.size());
         prog_.buffers.push_back(std::move(b));
+    }
+
+    // An element count: a whole number >= 1 (its size is checked by check_buffer_size).
+    uint64_t expect_count() {
+        const std::string& t = peek().text;
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long n = std::strtoull(t.c_str(), &end, 10);
+        if (t.empty() || !std::isdigit(static_cast<unsigned char>(t[0])) || *end != '\0' || errno == ERANGE || n == 0)
+            fail("expected an element count (a whole number >= 1) or WxH" + found());
+        ++pos_;
+        return n;
+    }
+
+    void check_buffer_size(const BufferDecl& b, const Token& name_tok) {
+        const uint64_t per = elem_bytes(b.type);
+        if (b.count > kMaxBufferBytes / per)
+            throw Error(loc_of(name_tok), "buffer '" + b.name + "' of " + std::to_string(b.count) + " elements x " +
+                                              std::to_string(per) + " bytes is larger than the limit of " +
+                                              std::to_string(kMaxBufferBytes >> 20) + " MiB per buffer");
+        global_bytes_ += std::max<uint64_t>((b.bytes() + 255) / 256 * 256, 256);
+        if (global_bytes_ > kMaxGlobalBytes)
+            throw Error(loc_of(name_tok), "buffer '" + b.name + "' brings the buffers to " +
+                                              std::to_string(global_bytes_) + " bytes, more than the limit of " +
+                                              std::to_string(kMaxGlobalBytes >> 20) + " MiB in all");
+    }
+
+    static std::string real_text(double v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", v);
+        return buf;
+    }
+
+    // MIN and MAX of a random initialiser must be representable in the buffer's
+    // type (integers: within +-2^32, where values wrap modulo 2^32).
+    void check_random_range(const BufferDecl& b, const SourceLoc& at) {
+        const double lo = b.init.a, hi = b.init.b;
+        double bound = 4294967296.0;
+        const char* what = "+-2^32 for an integer buffer";
+        if (b.type == ElemType::F32) bound = double(std::numeric_limits<float>::max()), what = "+-3.4e38 (the f32 range)";
+        if (b.type == ElemType::F64) bound = std::numeric_limits<double>::max(), what = "the f64 range, MAX - MIN included";
+        const bool ok = std::isfinite(lo) && std::isfinite(hi) && std::fabs(lo) <= bound && std::fabs(hi) <= bound &&
+                        std::isfinite(hi - lo);
+        if (!ok) throw Error(at, "random range [" + real_text(lo) + ", " + real_text(hi) +
+                                     ") out of range; expected MIN and MAX within " + what);
     }
 
     void parse_init(BufferDecl& b) {
@@ -447,9 +509,11 @@ private:
             in.a = 0;
             in.b = 1;
             if (!at_end()) {
+                const SourceLoc at = loc_here();
                 in.a = expect_real("a minimum value");
                 in.b = expect_real("a maximum value");
                 if (!(in.b > in.a)) fail("random range needs MIN < MAX");
+                check_random_range(b, at);
             }
         } else if (k == "perm") {
             in.kind = BufferInit::Kind::Perm;
@@ -492,6 +556,7 @@ private:
             u.bits = v->bits;
         }
         expect_end();
+        uniform_index_[u.name] = uint32_t(prog_.uniforms.size());
         prog_.uniforms.push_back(std::move(u));
     }
 
@@ -541,7 +606,7 @@ private:
         Cmp cmp;
         const OpInfo* op = lookup(mt.text, cmp);
         if (!op) {
-            std::string msg = "unknown opcode '" + mt.text + "'" + suggest(mt.text, all_mnemonics());
+            std::string msg = "unknown opcode '" + clip(mt.text) + "'" + suggest(mt.text, all_mnemonics());
             throw Error(loc_of(mt), msg + "; see isa/README.md for the instruction list");
         }
         bool needs_cmp = op->op == Op::Isetp || op->op == Op::Usetp || op->op == Op::Fsetp;
@@ -560,6 +625,9 @@ private:
         std::string text = raw.substr(start == std::string::npos ? 0 : start,
                                       end == std::string::npos ? std::string::npos : end - start);
         while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+        if (prog_.code.size() >= kMaxInstructions)
+            throw Error(in.loc, "more than " + std::to_string(kMaxInstructions) +
+                                    " instructions (counting every .include); that is the limit of a program");
         prog_.code.push_back(in);
         prog_.text.push_back(text);
     }
@@ -702,9 +770,8 @@ private:
     }
 
     int find_buffer(const std::string& n) const {
-        for (size_t i = 0; i < prog_.buffers.size(); ++i)
-            if (prog_.buffers[i].name == n) return int(i);
-        return -1;
+        auto it = buffer_index_.find(n);
+        return it == buffer_index_.end() ? -1 : int(it->second);
     }
 
     template <class Wrong>
@@ -743,14 +810,13 @@ private:
             return o;
         }
         if (t.text[0] == '$') {
-            std::string n = t.text.substr(1);
-            for (size_t i = 0; i < prog_.uniforms.size(); ++i)
-                if (prog_.uniforms[i].name == n) {
-                    ++pos_;
-                    o.kind = OperandKind::Uniform;
-                    o.value = uint32_t(i);
-                    return o;
-                }
+            auto it = uniform_index_.find(t.text.substr(1));
+            if (it != uniform_index_.end()) {
+                ++pos_;
+                o.kind = OperandKind::Uniform;
+                o.value = it->second;
+                return o;
+            }
             throw Error(at, "unknown uniform '" + t.text + "'; declare it with .uniform before use");
         }
         int r = reg_index(t);
@@ -829,7 +895,7 @@ private:
             if (it == prog_.labels.end()) {
                 std::vector<std::string> names;
                 for (auto& [k, v] : prog_.labels) names.push_back(k);
-                throw Error(p.loc, "undefined label '" + p.name + "'" + suggest(p.name, names));
+                throw Error(p.loc, "undefined label '" + clip(p.name) + "'" + suggest(p.name, names));
             }
             prog_.code[p.instr].ops[p.operand].value = it->second;
         }
@@ -846,6 +912,7 @@ private:
         if (compute && !grid_loc_) throw Error(*block_loc_, ".block without .grid; expected both");
         if (compute && !block_loc_) throw Error(*grid_loc_, ".grid without .block; expected both");
         if (tile_loc_ && !fragment_loc_) throw Error(*tile_loc_, ".tile applies to .fragment launches only");
+        check_local_per_block();
         if (prog_.kernel.empty()) prog_.kernel = fs::path(name).stem().string();
         uint32_t used = any_reg_ ? max_reg_ + 1 : 1;
         if (prog_.regs_per_thread == 0) {
@@ -855,6 +922,15 @@ private:
                 check_regs_fit(in);
         }
         for (auto& in : prog_.code) derive_reg_use(in);
+    }
+
+    void check_local_per_block() const {
+        const uint64_t threads = prog_.launch.mode == LaunchDecl::Mode::Fragment ? kWarpSize : prog_.launch.block.count();
+        const uint64_t bytes = threads * prog_.local_bytes;
+        if (bytes > kMaxLocalBlockBytes)
+            throw Error(*local_loc_, ".local " + std::to_string(prog_.local_bytes) + " x " + std::to_string(threads) +
+                                         " threads = " + std::to_string(bytes) + " bytes per block, more than the limit of " +
+                                         std::to_string(kMaxLocalBlockBytes >> 20) + " MiB");
     }
 
     void check_regs_fit(const Instruction& in) {
@@ -932,11 +1008,8 @@ void override_uniform(Program& program, const std::string& assignment) {
 }
 
 Program assemble_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw Error({path, 0, 0}, "cannot open trace file");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return assemble_text(ss.str(), path, fs::path(path).parent_path().string());
+    const std::string text = read_text_file(path, "trace file", kMaxTraceFileBytes);
+    return assemble_text(text, path, fs::path(path).parent_path().string());
 }
 
 }  // namespace simt::isa

@@ -261,7 +261,7 @@ TEST_CASE("assembler: a missing trace file is an error, not a crash", "[assemble
         assemble_file("/nonexistent/trace.isa");
         FAIL("no error");
     } catch (const Error& e) {
-        CHECK(std::string(e.what()) == "/nonexistent/trace.isa: error: cannot open trace file");
+        CHECK(std::string(e.what()) == "/nonexistent/trace.isa: error: cannot open trace file: No such file or directory");
     }
 }
 

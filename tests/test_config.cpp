@@ -84,7 +84,8 @@ TEST_CASE("rtx4060.yaml loads with the published values", "[config]") {
     CHECK(c.name == "NVIDIA GeForce RTX 4060");
     CHECK(c.source_file == config_path("rtx4060.yaml"));
     CHECK(c.clock_mhz == 2460.0);
-    CHECK(c.max_warp_instructions == 2000000000ull);
+    CHECK(c.max_warp_instructions == 100000000ull);
+    CHECK(c.max_cycles == 20000000ull);
 
     CHECK(c.sm.count == 24);
     CHECK(c.sm.sub_partitions == 4);
@@ -147,7 +148,8 @@ TEST_CASE("h200.yaml loads with the published and measured values", "[config]") 
     GpuConfig c = load_config(config_path("h200.yaml"));
     CHECK(c.name == "NVIDIA H200 SXM");
     CHECK(c.clock_mhz == 1980.0);
-    CHECK(c.max_warp_instructions == 2000000000ull);
+    CHECK(c.max_warp_instructions == 100000000ull);
+    CHECK(c.max_cycles == 20000000ull);
 
     CHECK(c.sm.count == 132);
     CHECK(c.sm.sub_partitions == 4);
@@ -281,14 +283,14 @@ TEST_CASE("config: a value of the wrong type names the key and what was expected
         uint32_t col;
     };
     const std::vector<Case> cases = {
-        {"  count: 24", "  count: twenty", "", "sm.count", "expected an integer in [1, 4096], got 'twenty'", 10},
+        {"  count: 24", "  count: twenty", "", "sm.count", "expected an integer in [1, 1024], got 'twenty'", 10},
         {"  count: 24", "  count: \"24\"", "", "sm.count", "got the string \"24\"", 10},
         {"  registers: 65536", "  registers: -65536", "", "sm.registers", "got the negative number -65536", 14},
         {"  max_warps: 48", "  max_warps: 47.5", "", "sm.max_warps", "got the fraction 47.5", 14},
         {"  max_warps: 48", "  max_warps: 99999999999", "", "sm.max_warps", "too large", 14},
         {"  max_warps: 48", "  max_warps: [48]", "", "sm.max_warps", "got a sequence", 14},
         {"    latency: 4 ", "    latency: {cycles: 4}", "  fma:", "pipes.fma.latency", "got a mapping", 14},
-        {"clock_mhz: 2460", "clock_mhz: fast", "", "clock_mhz", "expected a number > 0, got 'fast'", 12},
+        {"clock_mhz: 2460", "clock_mhz: fast", "", "clock_mhz", "expected a number >= 1 and <= 100000, got 'fast'", 12},
         {"  model_banks: true", "  model_banks: yes", "", "regfile.model_banks", "expected true or false, got 'yes'", 16},
         {"  policy: gto", "  policy: greedy", "", "scheduler.policy", "expected one of lrr, gto, two_level, gty, got 'greedy'", 11},
         {"  policy: gto", "  policy: gtoo", "", "scheduler.policy", "did you mean 'gto'?", 11},
@@ -341,7 +343,7 @@ TEST_CASE("config: impossible values name the key, its line and the rule", "[con
         std::string needle, replacement, after, path, says;
     };
     const std::vector<Case> cases = {
-        {"  count: 24", "  count: 0", "", "sm.count", "expected an integer in [1, 4096], got 0"},
+        {"  count: 24", "  count: 0", "", "sm.count", "expected an integer in [1, 1024], got 0"},
         {"  sub_partitions: 4", "  sub_partitions: 0", "", "sm.sub_partitions", "got 0"},
         {"  registers: 65536", "  registers: 65000", "", "sm.registers", "multiple of sm.reg_alloc_unit (256)"},
         {"  max_warps: 48", "  max_warps: 50", "", "sm.max_warps", "multiple of sm.sub_partitions (4)"},
@@ -375,12 +377,12 @@ TEST_CASE("config: impossible values name the key, its line and the rule", "[con
         {"  dram_fetch_bytes: 64", "  dram_fetch_bytes: 48", "", "memory.dram_fetch_bytes",
          "power of two from memory.sector_bytes (32) to memory.l2.line_bytes (128), got 48"},
         {"  dram_fetch_bytes: 64", "  dram_fetch_bytes: 256", "", "memory.dram_fetch_bytes", "got 256"},
-        {"clock_mhz: 2460", "clock_mhz: 0", "", "clock_mhz", "expected a number > 0, got 0"},
-        {"clock_mhz: 2460", "clock_mhz: -2460", "", "clock_mhz", "expected a number > 0, got -2460"},
-        {"  dram_bandwidth_gbs: 272", "  dram_bandwidth_gbs: 0", "", "memory.dram_bandwidth_gbs", "> 0, got 0"},
-        {"  dram_bandwidth_gbs: 272", "  dram_bandwidth_gbs: -272", "", "memory.dram_bandwidth_gbs", "> 0"},
-        {"  kernel_launch_us: 2.6", "  kernel_launch_us: -1", "", "launch.kernel_launch_us", ">= 0, got -1"},
-        {"max_warp_instructions:", "max_warp_instructions: 0", "", "max_warp_instructions", ">= 1, got 0"},
+        {"clock_mhz: 2460", "clock_mhz: 0", "", "clock_mhz", "expected a number >= 1 and <= 100000, got 0"},
+        {"clock_mhz: 2460", "clock_mhz: -2460", "", "clock_mhz", "got -2460"},
+        {"  dram_bandwidth_gbs: 272", "  dram_bandwidth_gbs: 0", "", "memory.dram_bandwidth_gbs", ">= 0.01 and <= 1000000, got 0"},
+        {"  dram_bandwidth_gbs: 272", "  dram_bandwidth_gbs: -272", "", "memory.dram_bandwidth_gbs", "got -272"},
+        {"  kernel_launch_us: 2.6", "  kernel_launch_us: -1", "", "launch.kernel_launch_us", ">= 0 and <= 1000000, got -1"},
+        {"max_warp_instructions:", "max_warp_instructions: 0", "", "max_warp_instructions", "in [1, 10000000000000], got 0"},
         {"name:", "name: \"\"", "", "name", "non-empty"},
     };
     for (const Case& k : cases) {
@@ -474,8 +476,8 @@ TEST_CASE("config: bad overrides name the --set", "[config]") {
         {"sm.count={a: 1}", "expected a single value, got a mapping"},
         {"sm=4", "'sm' is a section"},
         {"sm.count.x=4", "'sm.count' is a value, not a section"},
-        {"sm.count=0", "sm.count: expected an integer in [1, 4096], got 0"},
-        {"sm.count=lots", "sm.count: expected an integer in [1, 4096], got 'lots'"},
+        {"sm.count=0", "sm.count: expected an integer in [1, 1024], got 0"},
+        {"sm.count=lots", "sm.count: expected an integer in [1, 1024], got 'lots'"},
         {"scheduler.policy=fifo", "scheduler.policy: expected one of lrr, gto, two_level, gty"},
         {"pipes.fma.lanes=3", "pipes.fma.lanes: expected a divisor of 32"},
         {"sm.count=\"5", "not valid YAML"},

@@ -131,6 +131,12 @@ TEST_CASE("viz: a missing file is an error naming it", "[viz]") {
     }
 }
 
+TEST_CASE("viz: a device or a directory is refused, not read forever", "[viz][limits]") {
+    CHECK_THROWS_WITH(load_timeline("/dev/zero"),
+                      "/dev/zero: error: the timeline file is not a regular file (a device, pipe or socket)");
+    CHECK_THROWS_WITH(load_timeline(SIMT_SOURCE_DIR), Catch::Matchers::Contains("the timeline file is a directory"));
+}
+
 TEST_CASE("viz: visible_range and interval_at find intervals by cycle", "[viz]") {
     const Timeline tl = parse_timeline("t.csv", kHead + "0,0,0,0,0,4,selected,0\n0,0,0,0,4,10,wait,0\n"
                                                         "0,0,0,0,12,20,barrier,0\n");

@@ -20,6 +20,7 @@
 #include <charconv>
 #include <cstring>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -251,8 +252,32 @@ Timeline read_timeline(const std::string& file, Source&&... source) {
 
 }  // namespace detail
 
+// The largest timeline file read (README.md § Limits): about 25 M intervals.
+constexpr std::uint64_t kMaxTimelineBytes = 1ull << 30;
+
+namespace detail {
+// A device, a FIFO or a directory would be read forever or not at all; a huge
+// file would take all memory: each is refused before reading.
+inline void check_timeline_file(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (ec || !fs::exists(st)) return;  // the CSV reader says "cannot open" with the reason
+    if (fs::is_directory(st)) throw Error(SourceLoc{path, 0, 0}, "the timeline file is a directory");
+    if (!fs::is_regular_file(st))
+        throw Error(SourceLoc{path, 0, 0}, "the timeline file is not a regular file (a device, pipe or socket)");
+    const std::uint64_t size = fs::file_size(path, ec);
+    if (!ec && size > kMaxTimelineBytes)
+        throw Error(SourceLoc{path, 0, 0}, "the timeline file has " + std::to_string(size) +
+                                               " bytes, more than the limit of 1 GiB");
+}
+}  // namespace detail
+
 // Reads a --timeline CSV file. Throws simt::Error "file:line: error: ..." on any problem.
-inline Timeline load_timeline(const std::string& path) { return detail::read_timeline(path); }
+inline Timeline load_timeline(const std::string& path) {
+    detail::check_timeline_file(path);
+    return detail::read_timeline(path);
+}
 
 // The same from text in memory (tests); `name` is used in messages.
 inline Timeline parse_timeline(const std::string& name, std::string_view text) {

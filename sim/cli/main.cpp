@@ -16,7 +16,10 @@
 
 #include <boost/program_options.hpp>
 
+#include <cerrno>
+#include <charconv>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -69,7 +72,21 @@ struct Options {
     bool disasm = false;
     int hot = 3;
     std::string color = "auto";
+    std::string max_instructions, max_cycles;  // as typed; checked by budget()
 };
+
+constexpr uint64_t kMaxBudget = 10'000'000'000'000ull;  // as the config's max_warp_instructions, max_cycles
+
+// A budget option's value: a whole number from 1 to kMaxBudget.
+uint64_t budget(const std::string& option, const std::string& text) {
+    uint64_t v = 0;
+    const char* end = text.data() + text.size();
+    auto [p, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec != std::errc() || p != end || v < 1 || v > kMaxBudget)
+        throw simt::Error(simt::SourceLoc{option + " " + text, 0, 0},
+                          "expected a whole number from 1 to " + std::to_string(kMaxBudget));
+    return v;
+}
 
 // Returns false when the program should exit(0) (help/version shown).
 bool parse_args(int argc, char** argv, Options& o) {
@@ -86,8 +103,9 @@ bool parse_args(int argc, char** argv, Options& o) {
         ("timeline", po::value(&o.timeline_path), "write every warp's state over time (run-length encoded CSV) to FILE, for simt-viz")
         ("functional", po::bool_switch(&o.functional), "execute without timing: check what the trace computes")
         ("dump", po::value(&o.dump_path), "write every buffer after the run as CSV (buffer,index,value) to FILE ('-' for stdout)")
-        ("max-instructions", po::value<uint64_t>(), "stop after this many warp instructions (catches infinite loops; default from the config)")
-        ("hot", po::value(&o.hot)->default_value(3), "how many source lines to list under 'Where the time goes'")
+        ("max-instructions", po::value(&o.max_instructions), "stop after this many warp instructions (catches infinite loops; default from the config)")
+        ("max-cycles", po::value(&o.max_cycles), "stop after this many simulated cycles (default from the config)")
+        ("hot", po::value(&o.hot)->default_value(3), "how many source lines to list under 'Where the time goes' (0 to 1000)")
         ("disasm", po::bool_switch(&o.disasm), "print the assembled program (pc, pipe, line, text) and exit")
         ("no-skip", po::bool_switch(&o.no_skip), "step every cycle instead of jumping over idle ones (same results, slower)")
         ("quiet,q", po::bool_switch(&o.quiet), "no progress line on stderr")
@@ -112,25 +130,45 @@ bool parse_args(int argc, char** argv, Options& o) {
     if (o.config_path.empty() || o.trace_path.empty())
         throw simt::Error("expected a config and a trace: simt-sim CONFIG.yaml TRACE.isa (see --help)");
     if (vm.count("policy")) o.overrides.push_back("scheduler.policy=" + vm["policy"].as<std::string>());
-    if (vm.count("max-instructions"))
-        o.overrides.push_back("max_warp_instructions=" + std::to_string(vm["max-instructions"].as<uint64_t>()));
+    if (!o.max_instructions.empty()) budget("--max-instructions", o.max_instructions);
+    if (!o.max_cycles.empty()) budget("--max-cycles", o.max_cycles);
+    if (o.hot < 0 || o.hot > 1000)
+        throw simt::Error(simt::SourceLoc{"--hot " + std::to_string(o.hot), 0, 0}, "expected 0 to 1000 source lines");
     if (o.color != "auto" && o.color != "always" && o.color != "never")
         throw simt::Error("--color must be auto, always or never, not '" + o.color + "'");
     return true;
 }
 
-// An output file or stdout for "-".
+// An output file or stdout for "-". close() flushes it and reports a failed
+// write (a full disk, /dev/full) as an error; call it when done writing.
 class OutFile {
 public:
     explicit OutFile(const std::string& path) : path_(path) {
         if (path != "-") {
             file_.open(path);
-            if (!file_) throw simt::Error({path, 0, 0}, "cannot open for writing");
+            if (!file_) throw simt::Error({path, 0, 0}, std::string("cannot open for writing: ") + std::strerror(errno));
         }
     }
     std::ostream& get() { return path_ == "-" ? std::cout : file_; }
+    void close() {
+        errno = 0;
+        if (path_ == "-") {
+            check_stdout();
+            return;
+        }
+        file_.close();
+        if (file_.fail()) throw simt::Error({path_, 0, 0}, "cannot write" + reason());
+    }
+    static void check_stdout() {
+        errno = 0;
+        std::cout.flush();
+        const bool c_failed = std::fflush(stdout) != 0 || std::ferror(stdout);
+        if (!std::cout || c_failed) throw simt::Error({"<stdout>", 0, 0}, "cannot write" + reason());
+    }
 
 private:
+    static std::string reason() { return errno ? std::string(": ") + std::strerror(errno) : std::string(); }
+
     std::string path_;
     std::ofstream file_;
 };
@@ -173,6 +211,8 @@ void print_disasm(const simt::isa::Program& p) {
 
 int run(const Options& o) {
     simt::GpuConfig config = simt::load_config(o.config_path, o.overrides);
+    if (!o.max_instructions.empty()) config.max_warp_instructions = budget("--max-instructions", o.max_instructions);
+    if (!o.max_cycles.empty()) config.max_cycles = budget("--max-cycles", o.max_cycles);
     simt::isa::Program program = simt::isa::assemble_file(o.trace_path);
     for (const auto& u : o.uniforms) simt::isa::override_uniform(program, u);
     if (o.disasm) {
@@ -183,6 +223,7 @@ int run(const Options& o) {
     simt::func::GlobalMemory memory(program, dir);
 
     if (o.functional) {
+        simt::timing::compute_occupancy(config, program);  // one block fits an SM, as in the timing model
         simt::func::ExecLimits limits;
         limits.max_warp_instructions = config.max_warp_instructions;
         auto r = simt::func::run_functional(program, memory, limits);
@@ -206,6 +247,7 @@ int run(const Options& o) {
         simt::timing::Simulator sim(config, program, memory, ro);
         simt::timing::Stats stats = sim.run();
         progress.finish();
+        if (timeline_file) timeline_file->close();
         simt::report::RunInfo info{program, config, o.trace_path, o.config_path};
         bool json_stdout = o.json_path == "-", csv_stdout = o.csv_path == "-";
         if (!json_stdout && !csv_stdout) {
@@ -217,15 +259,18 @@ int run(const Options& o) {
         if (!o.json_path.empty()) {
             OutFile f(o.json_path);
             simt::report::write_json(f.get(), info, stats);
+            f.close();
         }
         if (!o.csv_path.empty()) {
             OutFile f(o.csv_path);
             simt::report::write_pc_csv(f.get(), info, stats);
+            f.close();
         }
     }
     if (!o.dump_path.empty()) {
         OutFile f(o.dump_path);
         memory.dump_csv(f.get());
+        f.close();
     }
     return 0;
 }
@@ -241,7 +286,9 @@ int main(int argc, char** argv) {
         if (argc > 1 && std::string(argv[1]) == "calibrate") return simt::cli::calibrate_main(argc - 1, argv + 1);
         Options o;
         if (!parse_args(argc, argv, o)) return 0;
-        return run(o);
+        const int status = run(o);
+        OutFile::check_stdout();
+        return status;
     } catch (const simt::Error& e) {
         std::cerr << "simt-sim: " << e.what() << "\n";
         return 1;

@@ -15,6 +15,7 @@
 #include "sim/config/config.hpp"
 
 #include "isa/isa.hpp"
+#include "isa/limits.hpp"
 #include "sim/config/overrides.hpp"
 #include "sim/config/yaml_reader.hpp"
 
@@ -27,6 +28,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <yaml-cpp/eventhandler.h>
+
 namespace simt {
 
 namespace {
@@ -37,8 +40,16 @@ using cfg::Section;
 
 constexpr uint32_t kWarp = isa::kWarpSize;
 
-const KeyList kTopKeys = {"name", "clock_mhz", "max_warp_instructions", "sm", "scheduler",
+const KeyList kTopKeys = {"name", "clock_mhz", "max_warp_instructions", "max_cycles", "sm", "scheduler",
                           "regfile", "pipes", "memory", "launch"};
+
+// Ranges of the values (README.md § Limits): wide enough for any GPU, small
+// enough that no value makes the model allocate without bound, overflow a
+// computation or stretch time so far that the budgets cannot end a run.
+constexpr uint32_t kMaxLatency = 100'000;         // cycles, any latency
+constexpr uint32_t kMaxInterval = 1024;           // cycles a warp instruction occupies a pipe
+constexpr uint64_t kMaxBudget = 10'000'000'000'000ull;  // max_warp_instructions, max_cycles
+constexpr uint64_t kMaxCacheSectors = 1ull << 24; // tags kept for one cache level (all L1s together)
 const KeyList kSmKeys = {"count", "sub_partitions", "max_warps", "max_blocks",
                          "max_threads_per_block", "registers", "reg_alloc_unit",
                          "max_regs_per_thread", "shared_bytes", "shared_alloc_unit",
@@ -87,17 +98,17 @@ void require(const Reader& r, bool ok, const std::string& path, const std::strin
 
 GpuConfig::Sm read_sm(const Section& s) {
     GpuConfig::Sm sm;
-    sm.count = s.u32("count", 1, 4096);
+    sm.count = s.u32("count", 1, 1024);
     sm.sub_partitions = s.u32("sub_partitions", 1, 32);
     sm.max_warps = s.u32("max_warps", 1, 1024);
-    sm.max_blocks = s.u32("max_blocks", 1);
-    sm.max_threads_per_block = s.u32("max_threads_per_block", 1);
-    sm.registers = s.u32("registers", 1);
-    sm.reg_alloc_unit = s.u32("reg_alloc_unit", 1);
+    sm.max_blocks = s.u32("max_blocks", 1, 1024);
+    sm.max_threads_per_block = s.u32("max_threads_per_block", 1, 32 * 1024);
+    sm.registers = s.u32("registers", 1, 1u << 20);
+    sm.reg_alloc_unit = s.u32("reg_alloc_unit", 1, 1u << 16);
     sm.max_regs_per_thread = s.u32("max_regs_per_thread", 1, isa::kMaxRegs);
-    sm.shared_bytes = s.u32("shared_bytes", 0);
-    sm.shared_alloc_unit = s.u32("shared_alloc_unit", 1);
-    sm.shared_reserved_per_block = s.u32("shared_reserved_per_block", 0);
+    sm.shared_bytes = s.u32("shared_bytes", 0, 4u << 20);
+    sm.shared_alloc_unit = s.u32("shared_alloc_unit", 1, 1u << 16);
+    sm.shared_reserved_per_block = s.u32("shared_reserved_per_block", 0, 1u << 20);
     sm.warp_release = static_cast<WarpRelease>(s.choice("warp_release", kWarpReleaseNames));
     return sm;
 }
@@ -105,7 +116,7 @@ GpuConfig::Sm read_sm(const Section& s) {
 GpuConfig::Scheduler read_scheduler(const Section& s) {
     GpuConfig::Scheduler sc;
     sc.policy = static_cast<SchedPolicy>(s.choice("policy", kPolicyNames));
-    sc.active_set = s.u32("active_set", 1);
+    sc.active_set = s.u32("active_set", 1, 1024);
     return sc;
 }
 
@@ -113,7 +124,7 @@ GpuConfig::RegFile read_regfile(const Section& s) {
     GpuConfig::RegFile rf;
     rf.model_banks = s.boolean("model_banks");
     rf.banks = s.u32("banks", 1, 64);
-    rf.reads_per_bank = s.u32("reads_per_bank", 1);
+    rf.reads_per_bank = s.u32("reads_per_bank", 1, 64);
     rf.reuse_cache = s.boolean("reuse_cache");
     rf.read_queue_cycles = s.u32("read_queue_cycles", 0, 64);
     rf.read_ahead = s.boolean("read_ahead");
@@ -154,13 +165,13 @@ PipeSpec read_pipe(const Section& p, std::vector<std::string>& names) {
         }
         spec.interval = kWarp / n;
     } else {
-        spec.interval = p.u32("interval", 1, kWarp * 1024);
+        spec.interval = p.u32("interval", 1, kMaxInterval);
         if (kWarp % spec.interval != 0 && spec.interval % kWarp != 0) {
             p.fail_key("interval", "expected a divisor of 32 (a whole number of lanes) or a multiple "
                                    "of 32 (a whole number of cycles per lane), got " + num(spec.interval));
         }
     }
-    spec.latency = p.u32("latency", 1);
+    spec.latency = p.u32("latency", 1, kMaxLatency);
     spec.handoff = p.u32("handoff", 0, 64);
     spec.datapaths = read_datapaths(p, names);
     return spec;
@@ -178,19 +189,19 @@ GpuConfig::Pipes read_pipes(const Section& s) {
     pipes.branch = read_pipe(s.section("branch", kPipeKeys), n);
     pipes.imad = read_pipe(s.section("imad", kPipeKeys), n);
     pipes.iadd = read_pipe(s.section("iadd", kPipeKeys), n);
-    pipes.int_div_instructions = s.u32("int_div_instructions", 1);
+    pipes.int_div_instructions = s.u32("int_div_instructions", 1, 1024);
     pipes.int_div_mufu_instructions = s.u32("int_div_mufu_instructions", 1, 64);
-    pipes.int_div_latency = s.u32("int_div_latency", 1);
+    pipes.int_div_latency = s.u32("int_div_latency", 1, kMaxLatency);
     pipes.branch_waits_fixed = s.boolean("branch_waits_fixed");
     return pipes;
 }
 
 CacheSpec read_cache(const Section& s) {
     CacheSpec c;
-    c.size_bytes = s.u32("size_bytes", 1);
-    c.assoc = s.u32("assoc", 1);
-    c.line_bytes = s.u32("line_bytes", 1);
-    c.hit_latency = s.u32("hit_latency", 1);
+    c.size_bytes = s.u32("size_bytes", 1, 1u << 30);
+    c.assoc = s.u32("assoc", 1, 1024);
+    c.line_bytes = s.u32("line_bytes", 1, 4096);
+    c.hit_latency = s.u32("hit_latency", 1, kMaxLatency);
     return c;
 }
 
@@ -217,23 +228,23 @@ std::vector<uint32_t> read_steps(const Section& s, std::string_view key) {
 void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     Section sl = s.section("l2_slices", kSlicesKeys);
     m.l2_slices.count = sl.u32("count", 1, 4096);
-    m.l2_slices.sectors_per_cycle = sl.number("sectors_per_cycle", 0, false);
-    m.crossbar.sm_sectors_per_cycle = s.section("crossbar", kCrossbarKeys).number("sm_sectors_per_cycle", 0, false);
+    m.l2_slices.sectors_per_cycle = sl.number("sectors_per_cycle", 0, false, 1024);
+    m.crossbar.sm_sectors_per_cycle = s.section("crossbar", kCrossbarKeys).number("sm_sectors_per_cycle", 0, false, 1024);
     Section d = s.section("dram", kDramKeys);
     m.dram.channels = d.u32("channels", 1, 4096);
     m.dram.interleave_bytes = d.u32("interleave_bytes", 1, 1u << 20);
     m.dram.open_chunks = d.u32("open_chunks", 1, 1u << 24);
-    m.dram.row_miss_bytes = d.number("row_miss_bytes", 0, false);
-    m.dram.bank_service_cycles = d.number("bank_service_cycles", 0, false);
+    m.dram.row_miss_bytes = d.number("row_miss_bytes", 0, false, 1u << 16);
+    m.dram.bank_service_cycles = d.number("bank_service_cycles", 0, false, 1e6);
     m.dram.load_window_cycles = d.u32("load_window_cycles", 1, 1u << 24);
     Section a = s.section("atomics", kAtomicsKeys);
-    m.atomics.same_address_cycles = a.number("same_address_cycles", 0, false);
+    m.atomics.same_address_cycles = a.number("same_address_cycles", 0, false, 1e6);
     m.atomics.slices_per_unit = a.u32("slices_per_unit", 1, 4096);
-    m.atomics.unit_ops_per_cycle = a.number("unit_ops_per_cycle", 0, false);
+    m.atomics.unit_ops_per_cycle = a.number("unit_ops_per_cycle", 0, false, 1024);
     m.atomics.l1_ops_per_cycle = a.u32("l1_ops_per_cycle", 0, 1024);
     m.atomics.shared_same_address_cycles = a.u32("shared_same_address_cycles", 0, 1u << 16);
     Section st = s.section("stores", kStoresKeys);
-    m.stores.partial_sector_cycles = st.number("partial_sector_cycles", 0, false);
+    m.stores.partial_sector_cycles = st.number("partial_sector_cycles", 0, false, 1e6);
     m.stores.partial_sector_dram_read = st.boolean("partial_sector_dram_read");
     Section c = s.section("carveout", kCarveoutKeys);
     m.carveout.unified_bytes = c.u32("unified_bytes", 0, 1u << 30);
@@ -247,18 +258,18 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
 
 GpuConfig::Memory read_memory(const Section& s) {
     GpuConfig::Memory m;
-    m.sector_bytes = s.u32("sector_bytes", 1);
+    m.sector_bytes = s.u32("sector_bytes", 1, 1024);
     m.l1 = read_cache(s.section("l1", kCacheKeys));
     m.l2 = read_cache(s.section("l2", kCacheKeys));
-    m.shared_latency = s.u32("shared_latency", 1);
-    m.shared_banks = s.u32("shared_banks", 1);
-    m.const_latency = s.u32("const_latency", 1);
-    m.tex_latency = s.u32("tex_latency", 1);
-    m.atomic_latency = s.u32("atomic_latency", 0);
-    m.dram_latency = s.u32("dram_latency", 1);
-    m.dram_bandwidth_gbs = s.number("dram_bandwidth_gbs", 0, true);
-    m.max_outstanding_per_sm = s.u32("max_outstanding_per_sm", 1, 1u << 20);
-    m.l1_sectors_per_cycle = s.u32("l1_sectors_per_cycle", 1);
+    m.shared_latency = s.u32("shared_latency", 1, kMaxLatency);
+    m.shared_banks = s.u32("shared_banks", 1, 1024);
+    m.const_latency = s.u32("const_latency", 1, kMaxLatency);
+    m.tex_latency = s.u32("tex_latency", 1, kMaxLatency);
+    m.atomic_latency = s.u32("atomic_latency", 0, kMaxLatency);
+    m.dram_latency = s.u32("dram_latency", 1, kMaxLatency);
+    m.dram_bandwidth_gbs = s.number("dram_bandwidth_gbs", 0.01, false, 1e6);
+    m.max_outstanding_per_sm = s.u32("max_outstanding_per_sm", 1, 1u << 16);
+    m.l1_sectors_per_cycle = s.u32("l1_sectors_per_cycle", 1, 1024);
     m.dram_fetch_bytes = s.u32("dram_fetch_bytes", 1, 1u << 16);
     read_memory_units(s, m);
     return m;
@@ -268,16 +279,17 @@ GpuConfig read_config(Reader& r, const YAML::Node& doc) {
     Section top = Section::root(r, doc, kTopKeys);
     GpuConfig c;
     c.name = top.text("name");
-    c.clock_mhz = top.number("clock_mhz", 0, true);
-    c.max_warp_instructions = top.u64("max_warp_instructions", 1);
+    c.clock_mhz = top.number("clock_mhz", 1, false, 100'000);
+    c.max_warp_instructions = top.u64("max_warp_instructions", 1, kMaxBudget);
+    c.max_cycles = top.u64("max_cycles", 1, kMaxBudget);
     c.sm = read_sm(top.section("sm", kSmKeys));
     c.scheduler = read_scheduler(top.section("scheduler", kSchedulerKeys));
     c.regfile = read_regfile(top.section("regfile", kRegFileKeys));
     c.pipes = read_pipes(top.section("pipes", kPipesKeys));
     c.memory = read_memory(top.section("memory", kMemoryKeys));
     Section launch = top.section("launch", kLaunchKeys);
-    c.launch.block_launch_cycles = launch.u32("block_launch_cycles", 0);
-    c.launch.kernel_launch_us = launch.number("kernel_launch_us", 0, false);
+    c.launch.block_launch_cycles = launch.u32("block_launch_cycles", 0, kMaxLatency);
+    c.launch.kernel_launch_us = launch.number("kernel_launch_us", 0, false, 1e6);
     return c;
 }
 
@@ -368,6 +380,19 @@ void check_cache(const Reader& r, const CacheSpec& c, const std::string& base, u
                 " (a whole number of sets); got " + num(c.size_bytes));
 }
 
+// The tags the model keeps (one fill time per sector) stay bounded.
+void check_cache_sectors(const Reader& r, const GpuConfig& c) {
+    const uint64_t l1 = uint64_t(c.sm.count) * (c.memory.l1.size_bytes / c.memory.sector_bytes);
+    require(r, l1 <= kMaxCacheSectors, "memory.l1.size_bytes",
+            "all L1s together, " + ref(r, "sm.count", c.sm.count) + " x " + num(c.memory.l1.size_bytes) + " / " +
+                ref(r, "memory.sector_bytes", c.memory.sector_bytes) + " = " + num(l1) +
+                " sectors, exceed the limit of " + num(kMaxCacheSectors));
+    const uint64_t l2 = c.memory.l2.size_bytes / c.memory.sector_bytes;
+    require(r, l2 <= kMaxCacheSectors, "memory.l2.size_bytes",
+            num(c.memory.l2.size_bytes) + " / " + ref(r, "memory.sector_bytes", c.memory.sector_bytes) + " = " +
+                num(l2) + " sectors, more than the limit of " + num(kMaxCacheSectors));
+}
+
 void check_memory(const Reader& r, const GpuConfig::Memory& m) {
     require(r, pow2(m.sector_bytes) && m.sector_bytes >= 4, "memory.sector_bytes",
             "expected a power of two >= 4, got " + num(m.sector_bytes));
@@ -428,32 +453,59 @@ void check_memory_units(const Reader& r, const GpuConfig& c) {
 
 // ---- text and files ----------------------------------------------------------
 
+// Counts the documents of a YAML stream without building them. yaml-cpp's
+// LoadAll never ends on some inputs (",", "&e,d"): its parser returns a new
+// empty document without consuming anything. Here a document that starts
+// where the previous one did is that error, reported at its position.
+class DocumentCounter : public YAML::EventHandler {
+public:
+    void OnDocumentStart(const YAML::Mark& m) override { starts.push_back(m); }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+    std::vector<YAML::Mark> starts;
+};
+
+SourceLoc at_mark(const std::string& name, const YAML::Mark& m) {
+    return m.line < 0 ? SourceLoc{name, 0, 0} : SourceLoc{name, uint32_t(m.line + 1), uint32_t(m.column + 1)};
+}
+
+void check_one_document(const std::string& text, const std::string& name) {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentCounter counter;
+    for (int i = 0; i < 3 && parser.HandleNextDocument(counter); ++i) {
+        const auto& s = counter.starts;
+        if (s.size() >= 2 && s[s.size() - 1].pos == s[s.size() - 2].pos) {
+            const size_t pos = size_t(s.back().pos);
+            const std::string c = pos < text.size() ? std::string(1, text[pos]) : std::string("end of input");
+            throw Error(at_mark(name, s.back()), "invalid YAML: unexpected '" + c + "'; expected a mapping of keys");
+        }
+    }
+    if (counter.starts.size() > 1) {
+        throw Error(SourceLoc{name, uint32_t(counter.starts[1].line + 1), 0},
+                    "expected one YAML document, found more (a second '---')");
+    }
+}
+
 YAML::Node parse_document(const std::string& text, const std::string& name) {
-    std::vector<YAML::Node> docs = YAML::LoadAll(text);
-    if (docs.empty() || docs[0].IsNull()) {
+    check_one_document(text, name);
+    YAML::Node doc = YAML::Load(text);
+    if (doc.IsNull()) {
         throw Error(SourceLoc{name, 0, 0}, "the config is empty; expected a mapping with the keys "
-                                           "name, clock_mhz, max_warp_instructions, sm, scheduler, "
+                                           "name, clock_mhz, max_warp_instructions, max_cycles, sm, scheduler, "
                                            "regfile, pipes, memory, launch");
     }
-    if (docs.size() > 1) {
-        const YAML::Mark m = docs[1].Mark();
-        throw Error(SourceLoc{name, m.line < 0 ? 0u : uint32_t(m.line + 1), 0},
-                    "expected one YAML document, found " + num(docs.size()) + " (a second '---')");
-    }
-    return docs[0];
+    return doc;
 }
 
 std::string read_file(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        throw Error(SourceLoc{path, 0, 0}, "cannot read the config: it is a directory");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(SourceLoc{path, 0, 0}, std::string("cannot open the config: ") + std::strerror(errno));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) throw Error(SourceLoc{path, 0, 0}, "cannot read the config");
-    return ss.str();
+    return isa::read_text_file(path, "the config", isa::kMaxConfigFileBytes);
 }
 
 }  // namespace
@@ -473,6 +525,7 @@ GpuConfig load_config_text(const std::string& yaml_text, const std::string& name
         check_pipes(r, c.pipes);
         check_memory(r, c.memory);
         check_memory_units(r, c);
+        check_cache_sectors(r, c);
         return c;
     } catch (const YAML::Exception& e) {
         // Syntax errors; yaml-cpp marks are 0-based.

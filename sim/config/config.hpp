@@ -144,6 +144,7 @@ struct GpuConfig {
     } launch;
 
     uint64_t max_warp_instructions = 0;     // budget that ends runaway traces
+    uint64_t max_cycles = ~0ull;            // budget of simulated cycles (timing model)
 };
 
 // Loads and validates a config file, then applies overrides ("a.b=c") through

@@ -6,6 +6,8 @@
 // number or a boolean. Booleans are true / false only (not yes/no/on/off).
 #include "sim/config/yaml_reader.hpp"
 
+#include "isa/limits.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <cctype>
@@ -31,21 +33,6 @@ std::string lower(std::string_view s) {
     std::string out(s);
     for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
-}
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-            size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1] ? 1u : 0u)});
-            diag = up;
-        }
-    }
-    return row[b.size()];
 }
 
 enum class Whole { Ok, NotNumber, Negative, Fraction, TooLarge };
@@ -97,6 +84,7 @@ std::string range_text(uint64_t min, uint64_t max, uint64_t type_max) {
 }
 
 std::string number_text(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(int64_t(v));
     char buf[64];
     auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
     return ec == std::errc() ? std::string(buf, p) : std::string("?");
@@ -117,17 +105,12 @@ std::string describe_node(const YAML::Node& node) {
 }
 
 std::string nearest(std::string_view name, const std::vector<std::string>& known) {
-    std::string best;
-    size_t best_d = std::max<size_t>(1, name.size() / 3) + 1;
-    const std::string lname = lower(name);
-    for (const std::string& k : known) {
-        size_t d = edit_distance(lname, lower(k));
-        if (d < best_d) {
-            best_d = d;
-            best = k;
-        }
-    }
-    return best;
+    std::vector<std::string> lowered;
+    lowered.reserve(known.size());
+    for (const std::string& k : known) lowered.push_back(lower(k));
+    const std::string best = isa::nearest_name(lower(name), lowered, std::max<size_t>(1, name.size() / 3));
+    if (best.empty()) return best;
+    return known[size_t(std::find(lowered.begin(), lowered.end(), best) - lowered.begin())];
 }
 
 std::string did_you_mean(std::string_view name, const std::vector<std::string>& known,
@@ -281,15 +264,15 @@ uint64_t Section::u64(std::string_view key, uint64_t min, uint64_t max) const {
     return whole(key, min, max, std::numeric_limits<uint64_t>::max());
 }
 
-double Section::number(std::string_view key, double min, bool min_exclusive) const {
-    const std::string expected =
-        std::string("a number ") + (min_exclusive ? "> " : ">= ") + number_text(min);
+double Section::number(std::string_view key, double min, bool min_exclusive, double max) const {
+    const std::string expected = std::string("a number ") + (min_exclusive ? "> " : ">= ") + number_text(min) +
+                                 " and <= " + number_text(max);
     const Entry& e = scalar(key, expected.c_str());
     auto bad = [&](const std::string& what) { fail_value(key, e, "expected " + expected + ", got " + what); };
     double v = 0;
     if (is_quoted(e.value)) bad(describe_node(e.value));
     if (!parse_real(e.value.Scalar(), v)) bad("'" + e.value.Scalar() + "'");
-    if (v < min || (min_exclusive && v == min)) bad(e.value.Scalar());
+    if (v < min || (min_exclusive && v == min) || v > max) bad(e.value.Scalar());
     return v;
 }
 

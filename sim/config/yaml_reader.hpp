@@ -67,8 +67,8 @@ public:
                  uint32_t max = std::numeric_limits<uint32_t>::max()) const;
     uint64_t u64(std::string_view key, uint64_t min,
                  uint64_t max = std::numeric_limits<uint64_t>::max()) const;
-    // A finite number >= min (> min when min_exclusive).
-    double number(std::string_view key, double min, bool min_exclusive) const;
+    // A finite number >= min (> min when min_exclusive) and <= max.
+    double number(std::string_view key, double min, bool min_exclusive, double max) const;
     bool boolean(std::string_view key) const;
     std::string text(std::string_view key) const;   // a non-empty string
     // Index of the value in `names`.

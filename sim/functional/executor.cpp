@@ -23,9 +23,11 @@
 // reconvergence hints, the timing of anything.
 #include "sim/functional/executor.hpp"
 
+#include "isa/limits.hpp"
 #include "sim/functional/fragment.hpp"
 #include "sim/functional/semantics.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 
@@ -164,7 +166,21 @@ Executor::Executor(const isa::Program& program, GlobalMemory& memory, ExecLimits
     : program_(program), memory_(memory), limits_(limits), reconv_(program),
       num_regs_(sem::registers_needed(program)), ntid_(launch_ntid(program.launch)),
       nctaid_(launch_nctaid(program.launch)) {
+    check_launch_fits_budget();
     decode();
+}
+
+// Every warp of a launch executes at least one instruction, so a launch of
+// more warps than the budget could never finish: say so before running.
+void Executor::check_launch_fits_budget() const {
+    const uint64_t per_block = std::max<uint32_t>(1, program_.warps_per_block());
+    const uint64_t blocks = program_.num_blocks();
+    if (blocks <= limits_.max_warp_instructions / per_block) return;
+    throw Error(program_.launch.loc,
+                "the launch has " + std::to_string(blocks) + " blocks of " + std::to_string(per_block) +
+                    " warps, more warps than the instruction budget of " +
+                    std::to_string(limits_.max_warp_instructions) +
+                    " warp instructions can run (max_warp_instructions in the config, or --max-instructions)");
 }
 
 // Value operand i of `in` (0 when absent).
@@ -363,6 +379,13 @@ void Executor::budget_exhausted(uint32_t pc) const {
                                            " warp instructions exhausted (infinite loop?)");
 }
 
+void Executor::call_too_deep(const Warp& w, uint32_t pc) const {
+    throw Error(program_.code[pc].loc, "call depth limit: the SIMT stack of warp " + std::to_string(w.warp_in_block) +
+                                           " of block " + std::to_string(w.block) + " holds " +
+                                           std::to_string(w.stack.size()) + " entries, the limit " +
+                                           "(infinite recursion?)");
+}
+
 void Executor::divergent_barrier(const Warp& w, uint32_t pc, LaneMask exec) const {
     throw Error(program_.code[pc].loc, "barrier in divergent code: bar reached by lanes " + sem::hex(exec) +
                                            " of the live lanes " + sem::hex(w.live) + " (warp " +
@@ -390,6 +413,7 @@ void Executor::step(Block& block, Warp& warp, DynInst& out) {
     case sem::Kind::Branch:
     case sem::Kind::Ret: branch(warp, d, pc, exec, out); break;
     case sem::Kind::Call:
+        if (warp.stack.size() >= isa::kMaxSimtStack) call_too_deep(warp, pc);
         warp.stack.back().pc = pc + 1;
         if (exec != 0) warp.stack.push_back(SimtEntry{d.target, d.rpc, exec});
         break;

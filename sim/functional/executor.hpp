@@ -165,6 +165,8 @@ private:
     void memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
     void tex_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
     [[noreturn]] void budget_exhausted(uint32_t pc) const;
+    void check_launch_fits_budget() const;
+    [[noreturn]] void call_too_deep(const Warp& w, uint32_t pc) const;
     [[noreturn]] void divergent_barrier(const Warp& w, uint32_t pc, LaneMask exec) const;
     Window window(Block& b, isa::Space space, int buffer);
     sem::Region region(isa::Space space, int buffer) const;

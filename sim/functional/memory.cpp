@@ -9,6 +9,7 @@
 // with the same macros (CSV_IO_NO_THREAD changes class layouts: an ODR trap).
 #include "sim/functional/memory.hpp"
 
+#include "isa/limits.hpp"
 #include "sim/functional/semantics.hpp"
 
 #include <libfccp/csv.h>
@@ -67,6 +68,12 @@ void init_random(const BufferDecl& b, std::vector<uint8_t>& bytes) {
     if (!(hi > lo)) {
         throw Error(b.loc, "random range [" + std::to_string(lo) + ", " + std::to_string(hi) +
                                ") of buffer '" + b.name + "' is empty");
+    }
+    // The assembler checks the range; a Program built otherwise is checked here,
+    // so that the integer arithmetic below cannot overflow.
+    const bool integer = b.type == ElemType::U32 || b.type == ElemType::I32;
+    if (integer && !(std::fabs(lo) <= 4294967296.0 && std::fabs(hi) <= 4294967296.0)) {
+        throw Error(b.loc, "random range of integer buffer '" + b.name + "' exceeds +-2^32");
     }
     for (uint64_t i = 0; i < b.count; ++i) {
         if (b.type == ElemType::F32 || b.type == ElemType::F64) {
@@ -133,7 +140,7 @@ void init_file(const BufferDecl& b, const std::string& dir, std::vector<uint8_t>
     if (path.is_relative() && !fs::exists(path, ec)) path = fs::path(dir) / path;
     const std::string file = path.lexically_normal().string();
     const std::string buffer = " (.buffer " + b.name + " at " + b.loc.str() + ")";
-    if (!std::ifstream(file)) throw Error(b.loc, "cannot open CSV file '" + file + "' for buffer '" + b.name + "'");
+    isa::check_input_file(file, "CSV file", isa::kMaxCsvFileBytes, &b.loc);
     try {
         io::CSVReader<1, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>> csv(file);
         try {

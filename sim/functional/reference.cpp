@@ -2,6 +2,7 @@
 // Deliberately simple and slow: one thread, one instruction at a time.
 #include "sim/functional/reference.hpp"
 
+#include "isa/limits.hpp"
 #include "sim/functional/fragment.hpp"
 #include "sim/functional/semantics.hpp"
 
@@ -160,6 +161,9 @@ private:
         case sem::Kind::Tex: tex(t, in); break;
         case sem::Kind::Branch: th.pc = ops[0].value; break;
         case sem::Kind::Call:
+            if (th.calls.size() >= isa::kMaxSimtStack)
+                throw Error(in.loc, "call depth limit: " + std::to_string(th.calls.size()) +
+                                        " nested calls in one thread, the limit (infinite recursion?)");
             th.calls.push_back(pc + 1);
             th.pc = ops[0].value;
             break;

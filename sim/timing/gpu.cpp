@@ -10,7 +10,9 @@
 //      unless event skipping is off (then every SM and sub-partition ticks);
 //   3. the next cycle is t + 1 (no skipping) or the earliest next event of any
 //      sub-partition (skipping); if nothing can ever happen again while blocks
-//      remain, that is a deadlock: simt::Error with every SM's state.
+//      remain, that is a deadlock: simt::Error with every SM's state; a next
+//      cycle beyond the config's max_cycles ends the run (the cycle budget:
+//      the same error with or without skipping, since it depends only on t).
 #include "sim/timing/gpu.hpp"
 
 #include "sim/timing/context.hpp"
@@ -27,6 +29,7 @@ public:
         : options_(std::move(options)),
           occupancy_(compute_occupancy(config, program)),
           ctx_(config, program, memory, stats_, options_.observer) {
+        check_resident_memory(config, program, occupancy_);
         init_stats();
         uint32_t n = config.sm.count;
         if (n == 0) throw Error("config '" + config.name + "': sm.count is 0");
@@ -51,6 +54,7 @@ public:
             for (const auto& sm : sms_) next = std::min(next, sm->next_event());
             if (next == kNever) deadlock(t);
             next = options_.event_skipping ? std::max(next, t + 1) : t + 1;
+            if (next > ctx_.cfg.max_cycles) cycle_budget_exhausted();
             t = next;
             if (options_.progress && (t >> 14) != progress_mark) {
                 progress_mark = t >> 14;
@@ -105,6 +109,13 @@ private:
         for (const auto& sm : sms_)
             if (sm->busy()) os << sm->describe(t);
         throw Error(ctx_.prog.launch.loc, os.str());
+    }
+
+    [[noreturn]] void cycle_budget_exhausted() const {
+        throw Error(ctx_.prog.launch.loc,
+                    "cycle budget of " + std::to_string(ctx_.cfg.max_cycles) + " cycles exhausted with " +
+                        std::to_string(ctx_.done_blocks) + " of " + std::to_string(total_blocks_) +
+                        " blocks done (max_cycles in the config, or --max-cycles)");
     }
 
     // The totals of what the model counted per pc and per SM.

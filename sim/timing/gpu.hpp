@@ -12,8 +12,10 @@
 //     simt::timing::Stats stats = sim.run();
 //
 // Errors (simt::Error): a launch that can never fit on an SM (located at the
-// program's .launch), a deadlock (every unit's state is described), a
-// functional fault or the instruction budget (from the executor).
+// program's .launch), resident blocks holding more than isa::kMaxResidentBytes,
+// a deadlock (every unit's state is described), the cycle budget
+// (GpuConfig::max_cycles), a functional fault or the instruction budget (from
+// the executor).
 #pragma once
 
 #include "isa/isa.hpp"

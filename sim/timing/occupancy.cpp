@@ -1,6 +1,8 @@
 // occupancy.cpp: theoretical occupancy and the "can never fit" checks.
 #include "sim/timing/occupancy.hpp"
 
+#include "isa/limits.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -75,6 +77,19 @@ OccupancyStats compute_occupancy(const GpuConfig& c, const isa::Program& p) {
     o.warps_per_sm = o.blocks_per_sm * f.warps;
     o.theoretical = sm.max_warps ? double(o.warps_per_sm) / double(sm.max_warps) : 0.0;
     return o;
+}
+
+void check_resident_memory(const GpuConfig& c, const isa::Program& p, const OccupancyStats& o) {
+    const uint64_t threads = p.threads_per_block();
+    const uint64_t per_block = p.shared_bytes + threads * p.local_bytes +
+                               uint64_t(p.warps_per_block()) * p.regs_per_thread * isa::kWarpSize * 4;
+    const uint64_t blocks = std::min<uint64_t>(uint64_t(o.blocks_per_sm) * c.sm.count, p.num_blocks());
+    const uint64_t total = blocks * per_block;
+    if (total <= isa::kMaxResidentBytes) return;
+    auto num = [](uint64_t v) { return std::to_string(v); };
+    never_fits(p, num(blocks) + " resident blocks (" + num(o.blocks_per_sm) + " per SM x " + num(c.sm.count) +
+                      " SMs) would hold " + num(total) + " bytes of .shared, .local and registers, more than the " +
+                      "limit of " + num(isa::kMaxResidentBytes >> 20) + " MiB; use less .local or .shared, or fewer SMs");
 }
 
 }  // namespace simt::timing

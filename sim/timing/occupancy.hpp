@@ -33,4 +33,9 @@ BlockFootprint block_footprint(const GpuConfig& config, const isa::Program& prog
 // the limit when one block can never fit an SM.
 OccupancyStats compute_occupancy(const GpuConfig& config, const isa::Program& program);
 
+// Throws simt::Error (at the program's .launch) when the blocks resident on
+// the whole chip at once would hold more than isa::kMaxResidentBytes of
+// simulated shared, local and register memory.
+void check_resident_memory(const GpuConfig& config, const isa::Program& program, const OccupancyStats& occupancy);
+
 }  // namespace simt::timing
