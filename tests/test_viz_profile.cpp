@@ -57,10 +57,10 @@ TEST_CASE("viz: the lanes column is optional and read for issued intervals", "[v
           "t.csv:2: error: column \"lanes\": \"x\" is not a whole number >= 0");
 }
 
-TEST_CASE("viz: lane colours run from red through amber to slate, exactly", "[viz]") {
-    CHECK(lane_color(16) == Rgb{245, 170, 40});
-    CHECK(lane_color(32) == Rgb{92, 108, 128});
-    CHECK(lane_color(0) == Rgb{225, 40, 40});
+TEST_CASE("viz: lane colours run from slate (32) through white (16) to red, exactly", "[viz]") {
+    CHECK(lane_color(16) == Rgb{240, 240, 240});
+    CHECK(lane_color(32) == Rgb{70, 82, 100});
+    CHECK(lane_color(0) == Rgb{255, 60, 60});
     CHECK(lane_color(40) == lane_color(32));
     for (uint32_t n = 1; n < 32; ++n) CHECK_FALSE(lane_color(n) == lane_color(n + 1));  // every count distinct
 }

@@ -81,8 +81,8 @@ void draw_image(sf::RenderTarget& t, const CostImage& im, const Profile& p, cons
     sprite.setScale(g.scale, g.scale);
     t.draw(sprite);
 
-    // Tile (warp) outlines, zoomed in enough to leave each cell's middle untouched.
-    if (g.scale >= 4 && im.fragment) {
+    // Tile (warp) or block outlines, zoomed in enough to leave each cell's middle untouched.
+    if (g.scale >= 4) {  // fragment: the warps' tiles; compute: the blocks
         sf::VertexArray lines(sf::Quads);
         auto rect = [&](float x0, float y0, float x1, float y1) {
             lines.append(sf::Vertex({x0, y0}, kOutline)), lines.append(sf::Vertex({x1, y0}, kOutline));
@@ -110,7 +110,7 @@ void draw_image(sf::RenderTarget& t, const CostImage& im, const Profile& p, cons
           kMargin, 34, 14, kDim);
 
     // The colour scale.
-    const float sy = t.getSize().y - kScaleH + 10, sx = kMargin + 90, sw = std::min(480.0f, t.getSize().x - sx - 200);
+    const float sy = t.getSize().y - kScaleH + 10, sx = kMargin + 90, sw = std::min(360.0f, t.getSize().x * 0.35f);
     sf::VertexArray scale(sf::Quads);
     const double lo = 0, hi = im.metric == ImageMetric::Lanes ? 32 : im.metric == ImageMetric::Divergence ? 1 : im.max;
     for (int i = 0; i < 64; ++i) {

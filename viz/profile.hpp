@@ -182,6 +182,7 @@ inline Profile load_profile(const std::string& path) {
     if (!fs::exists(in_dir("timeline.csv")))
         throw Error(SourceLoc{path, 0, 0}, "not a profile directory: no timeline.csv (write one with simt-sim --profile DIR)");
     p.tl = load_timeline(in_dir("timeline.csv"));
+    p.tl.file = path;  // the run's name in titles: the directory
     if (fs::exists(in_dir("pc.csv"))) {
         detail::read_pc_csv(in_dir("pc.csv"), p);
         if (fs::exists(in_dir("source.csv"))) detail::read_source_csv(in_dir("source.csv"), p);

@@ -91,7 +91,7 @@ Geometry frame_geometry(sf::Vector2u size, const Timeline& tl, bool interactive,
     const float right = g.width - kMargin - (panel_w > 0 ? panel_w + kMargin : 0);
     const float plot_w = std::max(1.0f, right - kLabelW);
     const auto cols = std::max<std::size_t>(1, static_cast<std::size_t>(plot_w / kLegendEntryW));
-    const std::size_t rows = (states_present(tl) + cols - 1) / cols;
+    const std::size_t rows = (states_present(tl) + tl.has_lanes + cols - 1) / cols;  // + the lane key
     const float legend_h = rows * kLegendRowH + 8;
     const float hint_h = interactive ? kHintH : 0;
 
@@ -213,7 +213,7 @@ void Renderer::draw_intervals(sf::VertexArray& quads, const RowItem& it, const X
 // The lane strip: the bottom kLaneH pixels of a row, under every column where the warp
 // issued, coloured by its active lanes (lane_color). Only on rows tall enough for it.
 constexpr float kLaneH = 3;
-constexpr float kLaneMinRow = 9;
+constexpr float kLaneMinRow = 10;  // leaves the row's middle pixel (the probes') to the state
 
 void Renderer::draw_lanes(sf::VertexArray& quads, const RowItem& it, const XMap& xm, float row_h) {
     bin_lanes(tl_.warps[it.warp], xm, lane_cols_);
@@ -221,9 +221,11 @@ void Renderer::draw_lanes(sf::VertexArray& quads, const RowItem& it, const XMap&
     for (std::size_t p = 0; p < lane_cols_.size();) {
         std::size_t q = p + 1;
         while (q < lane_cols_.size() && lane_cols_[q] == lane_cols_[p]) ++q;
-        if (lane_cols_[p] > 0)
+        if (lane_cols_[p] > 0) {  // a dark pixel line above it sets it apart from the state colours
+            add_rect(quads, static_cast<float>(xm.x0 + p), y0 - 1, static_cast<float>(xm.x0 + q), y0, theme::kBackground);
             add_rect(quads, static_cast<float>(xm.x0 + p), y0, static_cast<float>(xm.x0 + q), y1,
                      to_sf(lane_color(static_cast<uint32_t>(lane_cols_[p]))));
+        }
         p = q;
     }
 }
@@ -374,6 +376,16 @@ void Renderer::draw_legend(sf::RenderTarget& t, const Geometry& g, const WindowS
         const std::string pct = st.warp_cycles > 0 ? percent(st.cycles[i] / st.warp_cycles) : "";
         text(t, pct, x + 28 + text_width(name, 13), y, 12, theme::kTextDim);
         ++k;
+    }
+    if (tl_.has_lanes && v_ && v_->lanes) {  // the lane strip's key: 32, 24, 16, 8, 1 active lanes
+        const float x = g.legend.left + (k % cols) * kLegendEntryW;
+        const float y = g.legend.top + 8 + (k / cols) * kLegendRowH;
+        float cx = x;
+        for (uint32_t n : {32u, 24u, 16u, 8u, 1u}) {
+            add_rect(quads, cx, y + 5, cx + 14, y + 10, to_sf(lane_color(n)));
+            cx += 16;
+        }
+        text(t, "lanes 32 \u2192 1", cx + 4, y - 1, 13, theme::kText);
     }
     t.draw(quads);
 }

@@ -131,11 +131,12 @@ inline void bin_track(const WarpTrack& track, const XMap& xm, std::vector<Run>& 
 
 // ---- lanes: active lanes of issued instructions ---------------------------------
 
-// The lane strip's colour for n active lanes of 32: red (1 lane) through amber (16)
-// to a calm slate (32, no divergence), so divergence is what catches the eye. Integer maths: a probe can expect the exact colour.
+// The lane strip's colour for n active lanes of 32: a dark slate at 32 (no divergence),
+// brightening to white at 16 (half the warp idle), then to red towards 0, so divergence
+// is what catches the eye over any state colour. Integer maths: a probe can expect the exact colour.
 inline Rgb lane_color(uint32_t n) {
     n = std::min<uint32_t>(n, 32);
-    const Rgb lo{225, 40, 40}, mid{245, 170, 40}, hi{92, 108, 128};  // all 32 lanes: a calm slate
+    const Rgb lo{255, 60, 60}, mid{240, 240, 240}, hi{70, 82, 100};  // all 32 lanes: a dark slate
     auto mix = [](Rgb a, Rgb b, uint32_t t, uint32_t d) {
         return Rgb{static_cast<uint8_t>(a.r + (int(b.r) - a.r) * int(t) / int(d)),
                    static_cast<uint8_t>(a.g + (int(b.g) - a.g) * int(t) / int(d)),
