@@ -22,7 +22,7 @@ import sys
 
 COLUMNS = ["group", "case", "hardware", "simulator", "unit", "error_pct", "tolerance_pct", "status"]
 # One fixed colour per group, in first-seen order (colour-blind-safe Okabe-Ito palette).
-PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#B8A000", "#000000"]
 
 
 def fail(where, msg):
@@ -106,7 +106,7 @@ def main():
     hi = max(max(r["hardware"], r["simulator"]) for r in drawable) * 2
     xs = [lo * (hi / lo) ** (i / 200) for i in range(201)]
     b = args.band / 100
-    ax.fill_between(xs, [x * (1 - b) for x in xs], [x * (1 + b) for x in xs], color="#999999", alpha=0.25,
+    ax.fill_between(xs, [x * (1 - b) for x in xs], [x * (1 + b) for x in xs], color="#888888", alpha=0.35,
                     linewidth=0, label=f"\u00b1{args.band:g} %")
     ax.plot(xs, xs, color="#444444", linewidth=1, label="y = x")
     for i, g in enumerate(groups):
@@ -121,7 +121,7 @@ def main():
     ax.set_xlabel("measured on hardware (each row's own unit)")
     ax.set_ylabel("simulated (same unit)")
     ax.grid(True, which="major", color="#dddddd", linewidth=0.6)
-    ax.set_title(f"{args.title}: {len(rows)} measurements, {within} within \u00b1{args.band:g} %\n"
+    ax.set_title(f"{args.title}\n{len(rows)} measurements, {within} within \u00b1{args.band:g} %;  "
                  f"|error| median {median:.1f} %, P90 {p90:.1f} %", fontsize=11)
     ax.legend(loc="upper left", fontsize=8, frameon=True)
     if skipped:
