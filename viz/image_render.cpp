@@ -103,7 +103,7 @@ void draw_image(sf::RenderTarget& t, const CostImage& im, const Profile& p, cons
     static const char* kMeaning[] = {
         "colour = warp cycles resident (every state): where the time went",
         "colour = instructions issued by the warp (block): where the work went",
-        "colour = mean active lanes per issued instruction: red = divergent, white = all 32 lanes",
+        "colour = mean active lanes per issued instruction: slate = all 32, white = 16, red = few",
         "colour = share of issued instructions with fewer than 32 active lanes: dark = none (no divergence)"};
     label(t, font, std::string("image: ") + std::string(kImageMetricNames[int(im.metric)]) + "   " +
                        kMeaning[int(im.metric)],

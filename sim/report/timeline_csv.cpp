@@ -25,6 +25,7 @@ void LaneMatcher::on_issue(const timing::IssueEvent& e) {
     if (e.cycle >= front.start && e.cycle < front.end) {
         w.sum += uint32_t(std::popcount(e.active)), ++w.n;
         emit_front(w);
+        if (w.waiting.empty() && w.issues.empty()) warps_.erase(e.id.warp);  // keep only warps with something pending
     } else {
         w.issues.push_back({e.cycle, uint32_t(std::popcount(e.active))});
     }
