@@ -222,7 +222,8 @@ int run_compare(const Profile& a, const Profile& b, const sf::Font* font, const 
 }  // namespace
 
 // Renders to o.png, then checks each --expect against the file read back. Returns the exit status.
-int run_headless(const Profile& prof, const sf::Font* font, const ViewState& v, const HeadlessOptions& o) {
+int run_headless(const Profile& prof, const sf::Font* font, const ViewState& view, const HeadlessOptions& o) {
+    ViewState v = view;
     std::vector<Probe> probes;
     for (const auto& e : o.expects) probes.push_back(parse_probe(e));  // bad specs fail before drawing
     if (o.other) return run_compare(prof, *o.other, font, v, o, probes);
@@ -235,6 +236,8 @@ int run_headless(const Profile& prof, const sf::Font* font, const ViewState& v, 
     }
     need_display(o.png);
     const sf::Vector2u size{o.size.x, o.size.y ? o.size.y : fitted_height(tl, v, o.size.x, 900, prof.lines.size())};
+    if (o.hover && v.source_panel)  // as in the window: the hovered interval's line lights up in the source view
+        v.hover_line = Renderer(tl, font, &prof).row_line_at(v, frame_geometry(size, tl, v), *o.hover);
     render_png(tl, font, v, size, o.png, o.hover, &prof);
     std::cout << "wrote " << o.png << " (" << size.x << "x" << size.y << ", cycles " << v.from << " - " << v.to << ")\n";
     if (probes.empty()) return 0;
