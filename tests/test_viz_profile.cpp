@@ -104,6 +104,34 @@ TEST_CASE("viz: a profile directory sums pc.csv per source line and reads the la
           std::string::npos);
 }
 
+TEST_CASE("viz: a pixel's lane follows the quad packing of sim/functional/fragment.hpp", "[viz]") {
+    CHECK(lane_of_pixel(0, 0, 4, 8) == 0);
+    CHECK(lane_of_pixel(1, 0, 4, 8) == 1);
+    CHECK(lane_of_pixel(0, 1, 4, 8) == 2);
+    CHECK(lane_of_pixel(1, 1, 4, 8) == 3);
+    CHECK(lane_of_pixel(2, 0, 4, 8) == 4);   // the next quad to the right
+    CHECK(lane_of_pixel(0, 2, 4, 8) == 8);   // the quad row below
+    CHECK(lane_of_pixel(3, 7, 4, 8) == 31);
+    CHECK(lane_of_pixel(7, 9, 4, 8) == 7);   // tiles repeat
+}
+
+TEST_CASE("viz: the path image lights the pixels whose lanes executed a line", "[viz]") {
+    Profile p;
+    p.name = "p";
+    p.tl = parse_timeline("t.csv", kHead + "0,0,0,0,0,1,selected,0,32\n");
+    p.launch.mode = Launch::Mode::Fragment;
+    p.launch.width = 4, p.launch.height = 8;
+    p.lines.push_back(SourceLine{"t.isa", 7, "sin r1, r1", {3}, 1, 16, {}});
+    p.lane_masks[{0, 3}] = Profile::LaneMask{0, 0x99999999u};  // lanes 0, 3, 4, 7, ...: x + y even
+    const CostImage im = build_image(p, ImageMetric::Path, 0);
+    CHECK(im.at(0, 0) == 1);
+    CHECK(im.at(1, 0) == 0);
+    CHECK(im.at(1, 1) == 1);
+    CHECK(im.at(3, 6) == 0);
+    CHECK(im.about == "line 7: sin r1, r1");
+    CHECK(error_of([&] { build_image(p, ImageMetric::Path); }).find("needs a source line") != std::string::npos);
+}
+
 TEST_CASE("viz: the cost image puts warp i on tile (i % tiles_x, i / tiles_x)", "[viz]") {
     Profile p;
     p.name = "p";

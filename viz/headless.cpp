@@ -174,8 +174,9 @@ sf::Image read_back(const std::string& png) {
     return img;
 }
 
-int run_image(const Profile& prof, const sf::Font* font, const HeadlessOptions& o, const std::vector<Probe>& probes) {
-    const CostImage im = build_image(prof, *o.image);
+int run_image(const Profile& prof, const sf::Font* font, const ViewState& v, const HeadlessOptions& o,
+              const std::vector<Probe>& probes) {
+    const CostImage im = build_image(prof, *o.image, v.highlight_line);
     for (const auto& p : probes)
         if (!p.px) throw Error(SourceLoc{"--expect " + p.spec, 0, 0}, "with --image only px=,py=,value= probes apply");
     const sf::Vector2u size{o.size.x, o.size.y ? o.size.y : 900};
@@ -227,7 +228,7 @@ int run_headless(const Profile& prof, const sf::Font* font, const ViewState& vie
     std::vector<Probe> probes;
     for (const auto& e : o.expects) probes.push_back(parse_probe(e));  // bad specs fail before drawing
     if (o.other) return run_compare(prof, *o.other, font, v, o, probes);
-    if (o.image) return run_image(prof, font, o, probes);
+    if (o.image) return run_image(prof, font, v, o, probes);
     const Timeline& tl = prof.tl;
     for (const auto& p : probes) {
         if (p.px) throw Error(SourceLoc{"--expect " + p.spec, 0, 0}, "px=,py=,value= probes need --image");

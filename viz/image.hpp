@@ -11,18 +11,24 @@
 //   issued      instructions issued (selected cycles)        sum
 //   lanes       mean active lanes per issued instruction     mean (needs the lanes column)
 //   divergence  share of issued instructions with < 32 lanes mean (needs the lanes column)
-// Leaves out: which path each lane took at a branch (the timeline holds lane
-// counts, not masks). Header-only and SFML-free for the tests.
+//   path        did this pixel's lane execute source line L (1) or not (0): which side of
+//               a branch each lane took (needs lanes.csv and a line; compute: the share
+//               of a block's lanes that executed it)
+// Inside a fragment tile, 2 x 2 quads are packed row-major, a quad's pixels on 4
+// consecutive lanes: lane = ((py / 2) * (tile_w / 2) + px / 2) * 4 + (py % 2) * 2 + px % 2.
+// Header-only and SFML-free for the tests.
 #pragma once
+
+#include <bit>
 
 #include "viz/profile.hpp"
 #include "viz/timeline_view.hpp"
 
 namespace simt::viz {
 
-enum class ImageMetric { Cycles, Issued, Lanes, Divergence };
+enum class ImageMetric { Cycles, Issued, Lanes, Divergence, Path };
 
-inline constexpr std::array<std::string_view, 4> kImageMetricNames = {"cycles", "issued", "lanes", "divergence"};
+inline constexpr std::array<std::string_view, 5> kImageMetricNames = {"cycles", "issued", "lanes", "divergence", "path"};
 
 inline std::optional<ImageMetric> image_metric_from_name(std::string_view s) {
     for (std::size_t i = 0; i < kImageMetricNames.size(); ++i)
@@ -38,6 +44,7 @@ struct CostImage {
     std::vector<double> value;           // per cell, row-major; NaN: no warp there
     std::vector<int64_t> unit_of_cell;   // the warp (fragment) or block (compute) of each cell; -1 none
     double max = 0;                      // of the values (scale of cycles/issued)
+    std::string about;                   // path: "line 25: sin r4, r4"
     double at(uint32_t x, uint32_t y) const { return value[std::size_t(y) * w + x]; }
 };
 
@@ -57,7 +64,7 @@ inline Rgb heat_color(double t) {
 inline Rgb cost_color(const CostImage& im, double v) {
     switch (im.metric) {
     case ImageMetric::Lanes: return lane_color(static_cast<uint32_t>(std::lround(v)));
-    case ImageMetric::Divergence: return heat_color(v);
+    case ImageMetric::Divergence: case ImageMetric::Path: return heat_color(v);
     default: return heat_color(im.max > 0 ? v / im.max : 0);
     }
 }
@@ -71,14 +78,28 @@ struct UnitCost {
         case ImageMetric::Issued: return issued;
         case ImageMetric::Lanes: return lane_n ? lane_sum / lane_n : 0;
         case ImageMetric::Divergence: return lane_n ? divergent / lane_n : 0;
+        case ImageMetric::Path: return 0;  // per lane, below
         }
         return 0;
     }
 };
 }  // namespace detail
 
+// The lane of pixel (x, y) inside its tile (fragment launches).
+inline uint32_t lane_of_pixel(uint32_t x, uint32_t y, uint32_t tile_w, uint32_t tile_h) {
+    const uint32_t px = x % tile_w, py = y % tile_h;
+    return ((py / 2) * (tile_w / 2) + px / 2) * 4 + (py % 2) * 2 + px % 2;
+}
+
 // Throws simt::Error when the profile has no launch shape (not a profile directory).
-inline CostImage build_image(const Profile& p, ImageMetric m) {
+// `line`: the Profile::lines index the path metric is about.
+inline CostImage build_image(const Profile& p, ImageMetric m, std::optional<std::size_t> line = std::nullopt) {
+    if (m == ImageMetric::Path) {
+        if (p.lane_masks.empty())
+            throw Error(SourceLoc{p.name, 0, 0}, "the image metric \"path\" needs lanes.csv (simt-sim --profile DIR writes it)");
+        if (!line || *line >= p.lines.size())
+            throw Error("the image metric \"path\" needs a source line: --highlight LINE (in the window: click a line)");
+    }
     if (p.launch.mode == Launch::Mode::Unknown)
         throw Error(SourceLoc{p.name, 0, 0}, "the cost image needs a profile directory with report.json "
                                              "(simt-sim --profile DIR), not a bare timeline");
@@ -116,6 +137,27 @@ inline CostImage build_image(const Profile& p, ImageMetric m) {
     if (uint64_t(im.w) * im.h > (uint64_t(1) << 26))
         throw Error(SourceLoc{p.name, 0, 0}, "the launch is too large to draw as an image (" + std::to_string(im.w) + "x" +
                                                  std::to_string(im.h) + ")");
+    // path: per unit (block), the union of the lanes that issued at the line's pcs (per warp).
+    std::map<uint64_t, std::map<uint64_t, uint32_t>> line_masks;  // block -> warp -> mask
+    if (m == ImageMetric::Path) {
+        const auto& pcs = p.lines[*line].pcs;
+        for (const auto& [key, lm] : p.lane_masks)
+            if (std::find(pcs.begin(), pcs.end(), key.second) != pcs.end()) line_masks[lm.block][key.first] |= lm.mask;
+    }
+    auto path_value = [&](uint64_t unit, uint32_t x, uint32_t y) {
+        auto it = line_masks.find(unit);
+        if (it == line_masks.end()) return 0.0;
+        if (im.fragment) {
+            const uint32_t lane = lane_of_pixel(x, y, im.tile_w, im.tile_h);
+            uint32_t mask = 0;
+            for (const auto& [warp, mk] : it->second) mask |= mk;
+            return (mask >> lane) & 1u ? 1.0 : 0.0;
+        }
+        double lanes = 0;
+        for (const auto& [warp, mk] : it->second) lanes += std::popcount(mk);
+        return lanes / (32.0 * std::max<uint32_t>(1, L.warps_per_block));
+    };
+    if (m == ImageMetric::Path) im.about = "line " + std::to_string(p.lines[*line].line) + ": " + p.lines[*line].text;
     im.value.assign(std::size_t(im.w) * im.h, std::nan(""));
     im.unit_of_cell.assign(im.value.size(), -1);
     for (uint32_t y = 0; y < im.h; ++y)
@@ -123,7 +165,7 @@ inline CostImage build_image(const Profile& p, ImageMetric m) {
             const uint64_t unit = im.fragment ? uint64_t(y / im.tile_h) * units_x + x / im.tile_w : uint64_t(y) * units_x + x;
             auto it = cost.find(unit);
             if (it == cost.end()) continue;
-            const double v = it->second.get(m);
+            const double v = m == ImageMetric::Path ? path_value(unit, x, y) : it->second.get(m);
             im.value[std::size_t(y) * im.w + x] = v;
             im.unit_of_cell[std::size_t(y) * im.w + x] = static_cast<int64_t>(unit);
             im.max = std::max(im.max, v);

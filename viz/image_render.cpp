@@ -34,6 +34,9 @@ std::string value_text(const CostImage& im, double v) {
     case ImageMetric::Issued: return number(v) + " instructions issued";
     case ImageMetric::Lanes: return number(v) + " active lanes per instruction";
     case ImageMetric::Divergence: return number(100 * v) + " % of instructions divergent";
+    case ImageMetric::Path:
+        return im.fragment ? (v > 0 ? "its lane executed " : "its lane did not execute ") + im.about
+                           : number(100 * v) + " % of its lanes executed " + im.about;
     }
     return "";
 }
@@ -104,15 +107,17 @@ void draw_image(sf::RenderTarget& t, const CostImage& im, const Profile& p, cons
         "colour = warp cycles resident (every state): where the time went",
         "colour = instructions issued by the warp (block): where the work went",
         "colour = mean active lanes per issued instruction: slate = all 32, white = 16, red = few",
-        "colour = share of issued instructions with fewer than 32 active lanes: dark = none (no divergence)"};
+        "colour = share of issued instructions with fewer than 32 active lanes: dark = none (no divergence)",
+        "bright = the pixel's lane executed the line, dark = it did not:"};
     label(t, font, std::string("image: ") + std::string(kImageMetricNames[int(im.metric)]) + "   " +
-                       kMeaning[int(im.metric)],
+                       kMeaning[int(im.metric)] + (im.about.empty() ? std::string() : " " + im.about),
           kMargin, 34, 14, kDim);
 
     // The colour scale.
     const float sy = t.getSize().y - kScaleH + 10, sx = kMargin + 90, sw = std::min(360.0f, t.getSize().x * 0.35f);
     sf::VertexArray scale(sf::Quads);
-    const double lo = 0, hi = im.metric == ImageMetric::Lanes ? 32 : im.metric == ImageMetric::Divergence ? 1 : im.max;
+    const bool share = im.metric == ImageMetric::Divergence || im.metric == ImageMetric::Path;
+    const double lo = 0, hi = im.metric == ImageMetric::Lanes ? 32 : share ? 1 : im.max;
     for (int i = 0; i < 64; ++i) {
         const sf::Color c = to_sf(cost_color(im, lo + (hi - lo) * (i + 0.5) / 64));
         const float x0 = sx + sw * i / 64, x1 = sx + sw * (i + 1) / 64;
@@ -121,8 +126,8 @@ void draw_image(sf::RenderTarget& t, const CostImage& im, const Profile& p, cons
     }
     t.draw(scale);
     label(t, font, "scale", sx - 10, sy - 1, 12, kDim, true);
-    label(t, font, im.metric == ImageMetric::Divergence ? "0 %" : number(lo), sx, sy + 16, 11, kDim);
-    label(t, font, im.metric == ImageMetric::Divergence ? "100 %" : number(hi), sx + sw, sy + 16, 11, kDim, true);
+    label(t, font, share ? "0 %" : number(lo), sx, sy + 16, 11, kDim);
+    label(t, font, share ? "100 %" : number(hi), sx + sw, sy + 16, 11, kDim, true);
 
     if (hover) {
         if (auto cell = image_cell_at(g, im, *hover)) {

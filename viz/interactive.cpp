@@ -121,7 +121,7 @@ void on_key(Controller& c, const sf::Event::KeyEvent& k, sf::RenderWindow& win, 
         try {
             if (k.code == K::M) c.metric = static_cast<ImageMetric>((int(c.metric) + 1) % kImageMetricNames.size());
             if (k.code == K::I) c.image = !c.image;
-            if (c.image) c.cost = build_image(c.prof, c.metric);
+            if (c.image) c.cost = build_image(c.prof, c.metric, c.v.highlight_line);
         } catch (const Error& e) {
             c.image = false;
             c.status = e.what();

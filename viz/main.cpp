@@ -61,7 +61,9 @@ void print_help(std::ostream& out, const po::options_description& opts, bool col
            "  tiles outlined when zoomed in); a compute launch as its grid of blocks. METRIC\n"
            "  (key M): cycles (warp cycles resident), issued (instructions), lanes (mean\n"
            "  active lanes), divergence (share of instructions with < 32 lanes: a\n"
-           "  checkerboard `if` lights up every tile, 8-pixel horizontal stripes none).\n"
+           "  checkerboard `if` lights up every tile, 8-pixel horizontal stripes none), path\n"
+           "  (with --highlight LINE or a clicked line: each pixel lit when its lane executed\n"
+           "  that line: which side of a branch it took).\n"
            "\n"
            "  A/B (simt-viz A B): both runs on one time axis, run A above run B, with a\n"
            "  header that draws both warp-cycle breakdowns to one scale and names the\n"
@@ -157,7 +159,8 @@ int run(int argc, char** argv) {
         ("highlight", po::value<uint32_t>()->value_name("LINE"), "mark the cycles warps spent at that source line (with --source)")
         ("no-lanes", po::bool_switch(&no_lanes), "do not draw the lane strip")
         ("image", po::value(&image)->value_name("METRIC"),
-         "draw the per-pixel (fragment) or per-block (compute) cost image instead: cycles, issued, lanes or divergence. "
+         "draw the per-pixel (fragment) or per-block (compute) cost image instead: cycles, issued, lanes, divergence, "
+         "or path (with --highlight LINE: which lanes executed that line). "
          "Probes: --expect px=X,py=Y,value=V (the cell's colour must be the colour of V)");
     po::options_description all;
     all.add(opts).add_options()("timeline", po::value(&files)->composing());
@@ -177,7 +180,7 @@ int run(int argc, char** argv) {
     std::optional<ImageMetric> metric;
     if (!image.empty()) {
         metric = image_metric_from_name(image);
-        if (!metric) throw Error("--image: unknown metric \"" + image + "\"; use cycles, issued, lanes or divergence");
+        if (!metric) throw Error("--image: unknown metric \"" + image + "\"; use cycles, issued, lanes, divergence or path");
         if (files.size() == 2) throw Error("--image draws one run, not two");
     }
     if (source && files.size() == 2) throw Error("--source shows one run, not two");

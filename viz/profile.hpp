@@ -4,6 +4,7 @@
 // and switches views on:
 //   pc.csv      + source.csv -> the source view (per line: issued, lanes, cycles by state)
 //   report.json               -> the launch shape, for the per-pixel / per-block cost image
+//   lanes.csv                 -> which lanes executed each pc (the image's `path` metric)
 // A plain timeline CSV is also accepted (timeline view only). Every problem is a
 // simt::Error "file:line: error: ...".
 // Leaves out: drawing (render.hpp, image.cpp, source_panel.cpp). Header-only and
@@ -46,6 +47,11 @@ struct Profile {
     std::vector<SourceLine> lines;        // source order (file first use, then line)
     std::map<uint64_t, std::size_t> line_of_pc;  // pc -> index in lines
     Launch launch;
+    struct LaneMask {
+        uint64_t block = 0;
+        uint32_t mask = 0;     // bit i: lane i issued at that pc
+    };
+    std::map<std::pair<uint64_t, uint64_t>, LaneMask> lane_masks;  // (warp, pc) -> mask (lanes.csv)
     bool has_source() const { return !lines.empty(); }
     const SourceLine* line_at(uint64_t pc) const {
         auto it = line_of_pc.find(pc);
@@ -134,6 +140,24 @@ inline void read_source_csv(const std::string& path, Profile& p) {
         }
 }
 
+// lanes.csv: warp,block,pc,mask (mask in 0x hex)
+inline void read_lanes_csv(const std::string& path, Profile& p) {
+    std::unique_ptr<io::CSVReader<4>> in;
+    try {
+        in = std::make_unique<io::CSVReader<4>>(path);
+        in->read_header(io::ignore_extra_column, "warp", "block", "pc", "mask");
+        char *warp = nullptr, *block = nullptr, *pc = nullptr, *mask = nullptr;
+        while (in->read_row(warp, block, pc, mask)) {
+            const SourceLoc loc{path, in->get_file_line(), 0};
+            auto& m = p.lane_masks[{parse_number<uint64_t>(warp, "warp", loc), parse_number<uint64_t>(pc, "pc", loc, true)}];
+            m.block = parse_number<uint64_t>(block, "block", loc);
+            m.mask = parse_number<uint32_t>(mask, "mask", loc, true);
+        }
+    } catch (const io::error::base& e) {
+        throw csv_error(path, in ? std::max(1u, in->get_file_line()) : 0u, e);
+    }
+}
+
 inline Launch read_launch(const std::string& path) {
     namespace pt = boost::property_tree;
     pt::ptree t;
@@ -188,6 +212,7 @@ inline Profile load_profile(const std::string& path) {
         if (fs::exists(in_dir("source.csv"))) detail::read_source_csv(in_dir("source.csv"), p);
     }
     if (fs::exists(in_dir("report.json"))) p.launch = detail::read_launch(in_dir("report.json"));
+    if (fs::exists(in_dir("lanes.csv"))) detail::read_lanes_csv(in_dir("lanes.csv"), p);
     return p;
 }
 

@@ -3,6 +3,7 @@
 
 #include "isa/diagnostics.hpp"
 
+#include <cstdio>
 #include <filesystem>
 #include <set>
 #include <vector>
@@ -40,6 +41,16 @@ std::ofstream ProfileDir::open(const std::string& name) const {
 void ProfileDir::add_observers(ObserverFan& fan) {
     fan.add(timeline_.get());
     fan.add(trace_.get());
+    fan.add(&masks_);
+}
+
+void LaneMaskCollector::write(std::ostream& out) const {
+    out << "warp,block,pc,mask\n";
+    char hex[16];
+    for (const auto& [key, m] : masks_) {
+        std::snprintf(hex, sizeof hex, "0x%08x", m.mask);
+        out << key.first << ',' << m.block << ',' << key.second << ',' << hex << '\n';
+    }
 }
 
 void ProfileDir::finish(const RunInfo& run, const timing::Stats& s) {
@@ -60,6 +71,10 @@ void ProfileDir::finish(const RunInfo& run, const timing::Stats& s) {
     {
         auto f = open("source.csv");
         write_source_csv(f, run.program);
+    }
+    {
+        auto f = open("lanes.csv");
+        masks_.write(f);
     }
     std::error_code ec;
     fs::copy_file(run.trace_path, fs::path(dir_) / "trace.isa", fs::copy_options::overwrite_existing, ec);

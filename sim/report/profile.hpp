@@ -9,6 +9,8 @@
 //   source.csv    file,line,text: every line of every source file the program's
 //                 instructions come from (the trace and its .includes), for the source view
 //   trace.isa     a copy of the main trace file
+//   lanes.csv     warp,block,pc,mask: per warp and pc, the OR of the active-lane masks
+//                 (bit i = lane i, hex) of its issues there: which lanes took which path
 //
 // Same inputs, same bytes: nothing in it depends on the clock or the host.
 #pragma once
@@ -18,10 +20,29 @@
 #include "sim/report/trace_json.hpp"
 
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 
 namespace simt::report {
+
+// Collects lanes.csv: per (warp, pc), the union of the active masks issued there.
+class LaneMaskCollector : public timing::Observer {
+public:
+    void on_issue(const timing::IssueEvent& e) override {
+        auto& m = masks_[{e.id.warp, e.pc}];
+        m.block = e.id.block;
+        m.mask |= e.active;
+    }
+    void write(std::ostream& out) const;  // sorted by warp, then pc
+
+private:
+    struct Mask {
+        uint64_t block = 0;
+        uint32_t mask = 0;
+    };
+    std::map<std::pair<uint64_t, uint32_t>, Mask> masks_;
+};
 
 class ProfileDir {
 public:
@@ -38,6 +59,7 @@ private:
     std::ofstream timeline_file_, trace_file_;
     std::unique_ptr<TimelineCsvWriter> timeline_;
     std::unique_ptr<ChromeTraceWriter> trace_;
+    LaneMaskCollector masks_;
 };
 
 // source.csv for a program: each distinct file of its instructions, in first-use order.
