@@ -91,10 +91,10 @@ std::size_t find_warp(const Timeline& tl, const Probe& p) {
 
 std::string describe(sf::Color c) {
     std::string s = "(" + std::to_string(c.r) + "," + std::to_string(c.g) + "," + std::to_string(c.b) + ")";
-    for (uint32_t n = 1; n <= 32; ++n)
-        if (to_sf(lane_color(n)) == c && n != 32) return s + " = " + std::to_string(n) + " lanes";
     for (const auto& k : kStates)
         if (to_sf(k.color) == c) return s + " = " + std::string(k.name);
+    for (uint32_t n = 1; n <= 32; ++n)
+        if (to_sf(lane_color(n)) == c) return s + " = " + std::to_string(n) + " lanes";
     return s;
 }
 

@@ -11,6 +11,11 @@
 // SFML-free, like timeline.hpp, so tests/test_viz_*.cpp can check it.
 #pragma once
 
+// Boost 1.74's json_parser includes the deprecated <boost/bind.hpp>, which prints a #pragma
+// message in every file unless this is defined (Debian 12's Boost; harmless otherwise).
+#ifndef BOOST_BIND_GLOBAL_PLACEHOLDERS
+#define BOOST_BIND_GLOBAL_PLACEHOLDERS
+#endif
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 

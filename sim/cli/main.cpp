@@ -96,7 +96,7 @@ bool parse_args(int argc, char** argv, Options& o) {
          "a track per warp, grouped by SM and sub-partition, slices with pc and source line, issue rate per SM")
         ("profile", po::value(&o.profile_dir),
          "write a profile directory DIR for simt-viz: timeline.csv, pc.csv, report.json, report.txt, trace.json, "
-         "source.csv and trace.isa (README.md, 'Profile directory')")
+         "source.csv, lanes.csv and trace.isa (README.md, 'Profile directory')")
         ("compare", po::value(&o.compare_path),
          "compare this run with another run's --json report OTHER.json: a two-column table after the report")
         ("functional", po::bool_switch(&o.functional), "execute without timing: check what the trace computes")

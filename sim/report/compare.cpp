@@ -4,12 +4,18 @@
 #include "isa/diagnostics.hpp"
 #include "sim/timing/stats.hpp"
 
+// Boost 1.74's json_parser includes the deprecated <boost/bind.hpp>, which prints a #pragma
+// message in every file unless this is defined (Debian 12's Boost; harmless otherwise).
+#ifndef BOOST_BIND_GLOBAL_PLACEHOLDERS
+#define BOOST_BIND_GLOBAL_PLACEHOLDERS
+#endif
 #include <boost/property_tree/json_parser.hpp>
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace simt::report {
 namespace {
