@@ -11,6 +11,7 @@ packages=(
   catch2                                # tests (Catch2 v2)
   libsfml-dev xvfb                      # viz/ and its headless test (Xvfb)
   fonts-dejavu-core libgl1-mesa-dri     # viz/: text, and software OpenGL under Xvfb
+  python3 python3-matplotlib           # tools/plot_validation.py (validation scatter plot)
 )
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi

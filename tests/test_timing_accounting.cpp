@@ -154,6 +154,8 @@ TEST_CASE("timing: the timeline CSV has one row per interval", "[timing]") {
         Observer* a;
         Observer* b;
         void on_interval(const StateInterval& iv) override { a->on_interval(iv); b->on_interval(iv); }
+        void on_issue(const IssueEvent& e) override { a->on_issue(e); }
+        void on_finish(const Stats& s) override { a->on_finish(s); }
         void on_warp_dispatched(uint64_t c, const WarpId& id) override { b->on_warp_dispatched(c, id); }
         void on_warp_retired(uint64_t c, const WarpId& id) override { b->on_warp_retired(c, id); }
     } both;
@@ -162,11 +164,11 @@ TEST_CASE("timing: the timeline CSV has one row per interval", "[timing]") {
     run(".kernel t\n.grid 1\n.block 32\n.regs 4\nffma r0, r1, r2, r0\nffma r0, r1, r2, r0\nexit\n", c,
         {true, &both, {}});
     CHECK(csv.str() ==
-          "warp,block,sm,sub_partition,start,end,state,pc\n"
-          "0,0,0,0,0,1,selected,0\n"
-          "0,0,0,0,1,4,wait,1\n"
-          "0,0,0,0,4,5,selected,1\n"
-          "0,0,0,0,5,6,selected,2\n");
+          "warp,block,sm,sub_partition,start,end,state,pc,lanes\n"
+          "0,0,0,0,0,1,selected,0,32\n"
+          "0,0,0,0,1,4,wait,1,\n"
+          "0,0,0,0,4,5,selected,1,32\n"
+          "0,0,0,0,5,6,selected,2,32\n");
     CHECK(writer.rows() == 4);
 }
 

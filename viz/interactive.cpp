@@ -7,6 +7,8 @@
 #include <cmath>
 #include <iostream>
 
+#include "viz/compare_render.hpp"
+#include "viz/image_render.hpp"
 #include "viz/render.hpp"
 
 namespace simt::viz {
@@ -15,22 +17,31 @@ namespace {
 constexpr double kMinSpan = 8;  // cycles across the plot at the deepest zoom
 
 struct Controller {
-    Controller(const Timeline& t, ViewState start) : tl(t), v(std::move(start)) {}
+    Controller(const Profile& p, ViewState start, const Profile* b)
+        : prof(p), tl(p.tl), other(b), v(std::move(start)) {}
+    const Profile& prof;
     const Timeline& tl;
+    const Profile* other;  // A/B: the second run
     ViewState v;
+    bool image = false;    // I: the cost image instead of the timeline
+    ImageMetric metric = ImageMetric::Cycles;
+    std::optional<CostImage> cost;  // built when first shown, per metric
     bool dragging = false;
     sf::Vector2i drag_at;
     ViewState drag_start;
     sf::Vector2i mouse{-1, -1};
     bool help = false;
+    const sf::Font* font = nullptr;
     std::string status;  // a one-off message in the hint line ("saved ...")
     bool save_requested = false;
 
-    double full_span() const { return std::max<double>(1, tl.last_cycle - tl.first_cycle); }
+    uint64_t first() const { return other ? std::min(tl.first_cycle, other->tl.first_cycle) : tl.first_cycle; }
+    uint64_t last() const { return other ? std::max(tl.last_cycle, other->tl.last_cycle) : tl.last_cycle; }
+    double full_span() const { return std::max<double>(1, double(last() - first())); }
 
     void fit() {
-        v.from = tl.first_cycle;
-        v.to = tl.first_cycle + full_span();
+        v.from = first();
+        v.to = first() + full_span();
         v.scroll = 0;
     }
     // Zooms by `factor` (< 1: in) keeping cycle `at` under the same pixel.
@@ -98,6 +109,24 @@ void on_key(Controller& c, const sf::Event::KeyEvent& k, sf::RenderWindow& win, 
     case K::Add: case K::Equal: c.zoom(0.8, (c.v.from + c.v.to) / 2); break;
     case K::Subtract: case K::Hyphen: c.zoom(1.25, (c.v.from + c.v.to) / 2); break;
     case K::S: c.save_requested = true; break;
+    case K::C:
+        if (!c.prof.has_source()) c.status = "no source view: open a profile directory (simt-sim --profile DIR)";
+        else if (c.other) c.status = "the source view is for one run";
+        else c.v.source_panel = !c.v.source_panel;
+        break;
+    case K::O: c.v.sort_by_cost = !c.v.sort_by_cost; c.v.panel_scroll = 0; break;
+    case K::L: c.v.lanes = !c.v.lanes; if (!c.tl.has_lanes) c.status = "this timeline has no lanes column"; break;
+    case K::I: case K::M:
+        if (c.other) { c.status = "the image is for one run"; break; }
+        try {
+            if (k.code == K::M) c.metric = static_cast<ImageMetric>((int(c.metric) + 1) % kImageMetricNames.size());
+            if (k.code == K::I) c.image = !c.image;
+            if (c.image) c.cost = build_image(c.prof, c.metric, c.v.highlight_line);
+        } catch (const Error& e) {
+            c.image = false;
+            c.status = e.what();
+        }
+        break;
     default: break;
     }
 }
@@ -111,6 +140,8 @@ void draw_help(sf::RenderTarget& t, Renderer& r) {
              "Shift+wheel, \u2191 \u2193, PgUp PgDn: scroll the rows      \u2190 \u2192: pan      + -: zoom",
              "0-9: show only that SM      Shift+0-9: add/remove that SM      [ ]: previous/next SM      A: all SMs",
              "F or Home: fit everything      S: save simt-viz-screenshot.png      H: this help      Q / Esc: quit",
+             "C: source view (click a line: its cycles are marked in the rows)   O: its order   L: lane strip",
+             "I: per-pixel (per-block) cost image   M: its metric (cycles, issued, lanes, divergence)",
              "",
              "The green strip above each sub-partition's warps is its scheduler's issue density:",
              "full height = an instruction issued every cycle. Gaps there are lost throughput;",
@@ -133,6 +164,10 @@ void on_event(Controller& c, const sf::Event& e, sf::RenderWindow& win, const Ge
     case sf::Event::KeyPressed: c.status.clear(); on_key(c, e.key, win, g, L); break;
     case sf::Event::MouseWheelScrolled: {
         const auto& w = e.mouseWheelScroll;
+        if (c.v.source_panel && g.panel.contains(float(w.x), float(w.y))) {
+            c.v.panel_scroll = std::max(0.0f, c.v.panel_scroll - w.delta * 3 * 34);
+            break;
+        }
         const bool shift = sf::Keyboard::isKeyPressed(sf::Keyboard::LShift) || sf::Keyboard::isKeyPressed(sf::Keyboard::RShift);
         if (w.wheel == sf::Mouse::HorizontalWheel) c.pan_cycles(-w.delta * 0.05 * (c.v.to - c.v.from));
         else if (shift) c.v.scroll -= w.delta * 3 * L.row_h;
@@ -140,7 +175,12 @@ void on_event(Controller& c, const sf::Event& e, sf::RenderWindow& win, const Ge
         break;
     }
     case sf::Event::MouseButtonPressed:
-        if (e.mouseButton.button == sf::Mouse::Left) {
+        if (e.mouseButton.button == sf::Mouse::Left && !c.image && c.v.source_panel &&
+            g.panel.contains(float(e.mouseButton.x), float(e.mouseButton.y))) {
+            const Renderer r(c.tl, nullptr, &c.prof);
+            auto line = r.panel_line_at(c.v, g, {e.mouseButton.x, e.mouseButton.y});
+            c.v.highlight_line = line == c.v.highlight_line ? std::nullopt : line;
+        } else if (e.mouseButton.button == sf::Mouse::Left) {
             c.dragging = true;
             c.drag_at = {e.mouseButton.x, e.mouseButton.y};
             c.drag_start = c.v;
@@ -149,6 +189,7 @@ void on_event(Controller& c, const sf::Event& e, sf::RenderWindow& win, const Ge
     case sf::Event::MouseButtonReleased: c.dragging = false; break;
     case sf::Event::MouseMoved:
         c.mouse = {e.mouseMove.x, e.mouseMove.y};
+        if (c.v.source_panel && !c.other) c.v.hover_line = Renderer(c.tl, nullptr, &c.prof).row_line_at(c.v, g, c.mouse);
         if (c.dragging) {  // the cycle grabbed stays under the pointer
             const double dc = (e.mouseMove.x - c.drag_at.x) / xm.scale();
             c.v.from = c.drag_start.from - dc;
@@ -164,8 +205,17 @@ void on_event(Controller& c, const sf::Event& e, sf::RenderWindow& win, const Ge
 
 // The frame, then what floats over it: the status line, the help or the tooltip.
 void draw_screen(sf::RenderTarget& t, Renderer& r, const Controller& c) {
+    if (c.image && c.cost) {
+        draw_image(t, *c.cost, c.prof, c.font, c.mouse);
+        return;
+    }
+    if (c.other) {
+        const CompareLayout L = compare_layout(c.prof, *c.other, c.v, {t.getSize().x, t.getSize().y});
+        draw_compare(t, c.prof, *c.other, c.font, c.v, L);
+        return;
+    }
     r.draw(t, c.v);
-    const Geometry g = frame_geometry(t.getSize(), c.tl, true);
+    const Geometry g = frame_geometry(t.getSize(), c.tl, c.v);
     if (!c.status.empty()) {
         sf::RectangleShape bg({g.hint.width, g.hint.height});
         bg.setPosition(g.hint.left, g.hint.top);
@@ -195,16 +245,18 @@ void save_screenshot(Renderer& r, Controller& c, sf::Vector2u size) {
 
 }  // namespace
 
-void run_interactive(const Timeline& tl, const sf::Font* font, ViewState v) {
+void run_interactive(const Profile& prof, const sf::Font* font, ViewState v, const Profile* other) {
     v.interactive = true;
-    sf::RenderWindow win(sf::VideoMode(1600, 900), "simt-viz: " + tl.file);
+    const Timeline& tl = prof.tl;
+    sf::RenderWindow win(sf::VideoMode(1600, 900), "simt-viz: " + prof.name + (other ? " vs " + other->name : ""));
     win.setVerticalSyncEnabled(true);
-    Renderer r(tl, font);
-    Controller c{tl, v};
+    Renderer r(tl, font, &prof);
+    Controller c{prof, v, other};
+    c.font = font;
     sf::Event e;
     while (win.isOpen() && win.waitEvent(e)) {
         do {
-            const Geometry g = frame_geometry(win.getSize(), tl, true);
+            const Geometry g = frame_geometry(win.getSize(), tl, c.v);
             on_event(c, e, win, g, r.layout(c.v, g));
         } while (win.isOpen() && win.pollEvent(e));
         if (!win.isOpen()) break;

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "viz/image.hpp"
 #include "viz/render.hpp"
 
 namespace po = boost::program_options;
@@ -24,12 +25,15 @@ namespace {
 void print_help(std::ostream& out, const po::options_description& opts, bool color) {
     out << "simt-viz: see, cycle by cycle, what every warp of a simt-sim run was doing.\n"
            "\n"
-           "usage: simt-viz TIMELINE.csv                         open the viewer\n"
-           "       simt-viz TIMELINE.csv --png OUT.png [options]   draw it to a PNG and exit\n"
+           "usage: simt-viz RUN                         open the viewer\n"
+           "       simt-viz RUN --png OUT.png [options] draw it to a PNG and exit\n"
+           "       simt-viz A B [--png OUT.png]         A/B: two runs one above the other\n"
            "\n"
-           "TIMELINE.csv is what `simt-sim --timeline FILE` writes: one row per interval of\n"
-           "cycles [start, end) that a warp spent in one state at one pc, with the header\n"
-           "    warp,block,sm,sub_partition,start,end,state,pc\n"
+           "RUN is a profile directory (`simt-sim --profile DIR`: timeline, per-pc table, JSON\n"
+           "report and sources, all views) or a timeline CSV (`simt-sim --timeline FILE`: the\n"
+           "timeline only): one row per interval of cycles [start, end) that a warp spent in\n"
+           "one state at one pc, with the header\n"
+           "    warp,block,sm,sub_partition,start,end,state,pc[,lanes]\n"
            "\n"
            "WHAT YOU SEE\n"
            "  One row per warp, grouped by SM and sub-partition (SP, one warp scheduler each).\n"
@@ -39,6 +43,31 @@ void print_help(std::ostream& out, const po::options_description& opts, bool col
            "  the top names the biggest stall in the view; the bar under it splits all\n"
            "  warp-cycles of the view by state. Zoomed out, a pixel shows the state that\n"
            "  fills most of its cycles; zoom in to see every cycle.\n"
+           "\n"
+           "  LANE STRIP (lanes column): a thin strip at the bottom of each warp row under\n"
+           "  every issued instruction, coloured by how many of the 32 lanes were active:\n"
+           "  dark slate = 32, white = 16, red = few. A checkerboard `if` shows half-active\n"
+           "  (white) warps issuing both paths one after the other. L toggles it; --no-lanes.\n"
+           "\n"
+           "  SOURCE VIEW (--source, key C; profile directory): a panel at the right with one\n"
+           "  row per source line that has instructions: the line, instructions issued, mean\n"
+           "  active lanes (coloured when below 32), and a bar of the warp cycles spent at the\n"
+           "  line split by state (same colours; the longest bar is the costliest line).\n"
+           "  O / --sort cost|line orders it. Click a line (or --highlight LINE): white marks\n"
+           "  on the warp rows show when warps were at it; hovering a row highlights its line.\n"
+           "\n"
+           "  COST IMAGE (--image METRIC, key I; profile directory): a fragment launch drawn\n"
+           "  as its W x H pixels, each coloured by its warp's cost (one warp per 4x8 tile,\n"
+           "  tiles outlined when zoomed in); a compute launch as its grid of blocks. METRIC\n"
+           "  (key M): cycles (warp cycles resident), issued (instructions), lanes (mean\n"
+           "  active lanes), divergence (share of instructions with < 32 lanes: a\n"
+           "  checkerboard `if` lights up every tile, 8-pixel horizontal stripes none), path\n"
+           "  (with --highlight LINE or a clicked line: each pixel lit when its lane executed\n"
+           "  that line: which side of a branch it took).\n"
+           "\n"
+           "  A/B (simt-viz A B): both runs on one time axis, run A above run B, with a\n"
+           "  header that draws both warp-cycle breakdowns to one scale and names the\n"
+           "  states that changed most (e.g. uniform vs checkerboard, gto vs lrr).\n"
            "\n"
            "THE COLOURS (Nsight Compute warp states)\n";
     for (const auto& k : kStates) {
@@ -64,6 +93,8 @@ void print_help(std::ostream& out, const po::options_description& opts, bool col
            "  [ ]                previous / next SM alone;  A: all SMs again\n"
            "  F, Home            fit the whole run\n"
            "  hover              warp, state, cycles, pc and what the state means\n"
+           "  C, O, L            source view, its order, lane strip\n"
+           "  I, M               cost image, its metric\n"
            "  H                  help overlay;  S: save simt-viz-screenshot.png;  Q, Esc: quit\n"
            "\n"
         << opts
@@ -72,6 +103,10 @@ void print_help(std::ostream& out, const po::options_description& opts, bool col
            "  simt-sim configs/rtx4060.yaml traces/loop_varying.isa --timeline t.csv && simt-viz t.csv\n"
            "  xvfb-run -a simt-viz t.csv --png t.png --sm 0 --from 1000 --to 3000\n"
            "  xvfb-run -a simt-viz t.csv --png t.png --expect warp=0,block=0,cycle=12,state=selected\n"
+           "  simt-sim configs/rtx4060.yaml traces/divergence_checker.isa --profile chk && simt-viz chk\n"
+           "  xvfb-run -a simt-viz chk --png src.png --source --sort cost --expect line=38,state=math_pipe_throttle\n"
+           "  xvfb-run -a simt-viz chk --png img.png --image divergence --expect px=0,py=0,value=0.5\n"
+           "  xvfb-run -a simt-viz uni chk --png ab.png --expect run=b,warp=0,cycle=500,state=selected\n"
            "\n"
            "Drawing needs an X display, also for --png: on a server use xvfb-run -a. Text needs a\n"
            "TTF font (DejaVuSans from fonts-dejavu-core, or --font); without one the picture is\n"
@@ -98,7 +133,10 @@ std::vector<uint32_t> parse_sms(const std::vector<std::string>& args, const Time
 }
 
 int run(int argc, char** argv) {
-    std::string file, png, font_path, hover;
+    std::vector<std::string> files;
+    std::string png, font_path, hover, image, sort = "line";
+    std::optional<uint32_t> highlight;
+    bool source = false, no_lanes = false;
     unsigned width = 1600, height = 0;
     std::vector<std::string> sm_args, expects;
     uint64_t from = 0, to = 0;
@@ -115,11 +153,19 @@ int run(int argc, char** argv) {
         ("expect", po::value(&expects)->value_name("SPEC")->composing(),
          "--png: check the picture (repeatable). SPEC is warp=W,cycle=C,state=S, optionally with block=, sm=, "
          "sub_partition=: the middle of that warp's row at that cycle must have exactly that state's colour")
-        ("hover", po::value(&hover)->value_name("X,Y"), "--png: also draw the tooltip for the mouse at pixel X,Y");
+        ("hover", po::value(&hover)->value_name("X,Y"), "--png: also draw the tooltip for the mouse at pixel X,Y")
+        ("source", po::bool_switch(&source), "show the source view (needs a profile directory with pc.csv)")
+        ("sort", po::value(&sort)->value_name("cost|line")->default_value("line"), "source view order: by cost or in source order")
+        ("highlight", po::value<uint32_t>()->value_name("LINE"), "mark the cycles warps spent at that source line (with --source)")
+        ("no-lanes", po::bool_switch(&no_lanes), "do not draw the lane strip")
+        ("image", po::value(&image)->value_name("METRIC"),
+         "draw the per-pixel (fragment) or per-block (compute) cost image instead: cycles, issued, lanes, divergence, "
+         "or path (with --highlight LINE: which lanes executed that line). "
+         "Probes: --expect px=X,py=Y,value=V (the cell's colour must be the colour of V)");
     po::options_description all;
-    all.add(opts).add_options()("timeline", po::value(&file));
+    all.add(opts).add_options()("timeline", po::value(&files)->composing());
     po::positional_options_description pos;
-    pos.add("timeline", 1);
+    pos.add("timeline", -1);
     po::variables_map vm;
     po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
     po::notify(vm);
@@ -128,16 +174,46 @@ int run(int argc, char** argv) {
         print_help(std::cout, opts, isatty(STDOUT_FILENO));
         return 0;
     }
-    if (file.empty()) throw Error("no timeline file given; usage: simt-viz TIMELINE.csv [--png OUT.png] (see --help)");
+    if (files.empty()) throw Error("no timeline file given; usage: simt-viz TIMELINE.csv [--png OUT.png] (see --help)");
+    if (files.size() > 2) throw Error("at most two runs (simt-viz A B), got " + std::to_string(files.size()));
+    if (sort != "cost" && sort != "line") throw Error("--sort: expected cost or line, not \"" + sort + "\"");
+    std::optional<ImageMetric> metric;
+    if (!image.empty()) {
+        metric = image_metric_from_name(image);
+        if (!metric) throw Error("--image: unknown metric \"" + image + "\"; use cycles, issued, lanes, divergence or path");
+        if (files.size() == 2) throw Error("--image draws one run, not two");
+    }
+    if (source && files.size() == 2) throw Error("--source shows one run, not two");
+    if (vm.count("highlight")) highlight = vm["highlight"].as<uint32_t>();
     if (png.empty() && (!expects.empty() || !hover.empty())) throw Error("--expect and --hover need --png");
     if (width < 800 || (height && height < 300) || width > 16384 || height > 16384)
         throw Error("--width/--height: between 800x300 and 16384x16384 pixels");
 
-    const Timeline tl = load_timeline(file);
+    const Profile prof = load_profile(files[0]);
+    std::optional<Profile> other;
+    if (files.size() == 2) other = load_profile(files[1]);
+    const Timeline& tl = prof.tl;
     ViewState v;
     v.sms = parse_sms(sm_args, tl);
-    if (!vm.count("from")) from = tl.first_cycle;
-    if (!vm.count("to")) to = std::max(tl.last_cycle, tl.first_cycle + 1);
+    v.lanes = !no_lanes;
+    v.sort_by_cost = sort == "cost";
+    if (source) {
+        if (!prof.has_source())
+            throw Error(SourceLoc{files[0], 0, 0}, "--source needs a profile directory with pc.csv (simt-sim --profile DIR)");
+        v.source_panel = true;
+    }
+    if (highlight) {
+        if (!prof.has_source())
+            throw Error(SourceLoc{files[0], 0, 0}, "--highlight needs a profile directory with pc.csv (simt-sim --profile DIR)");
+        for (std::size_t i = 0; i < prof.lines.size(); ++i)
+            if (prof.lines[i].line == *highlight) v.highlight_line = i;
+        if (!v.highlight_line)
+            throw Error("--highlight " + std::to_string(*highlight) + ": no instruction comes from that line");
+    }
+    const uint64_t first = other ? std::min(tl.first_cycle, other->tl.first_cycle) : tl.first_cycle;
+    const uint64_t last = other ? std::max(tl.last_cycle, other->tl.last_cycle) : tl.last_cycle;
+    if (!vm.count("from")) from = first;
+    if (!vm.count("to")) to = std::max(last, first + 1);
     if (to <= from || to > kMaxCycle)
         throw Error("--from " + std::to_string(from) + " --to " + std::to_string(to) +
                     ": the window must have --from < --to <= 2^53");
@@ -157,7 +233,7 @@ int run(int argc, char** argv) {
     }
 
     if (!png.empty()) {
-        HeadlessOptions o{png, {width, height}, expects, std::nullopt};
+        HeadlessOptions o{png, {width, height}, expects, std::nullopt, metric, other ? &*other : nullptr};
         if (!hover.empty()) {
             const SourceLoc loc{"--hover " + hover, 0, 0};
             const auto comma = hover.find(',');
@@ -165,11 +241,11 @@ int run(int argc, char** argv) {
             o.hover = sf::Vector2i(detail::parse_number<int>(hover.substr(0, comma).c_str(), "X", loc),
                                    detail::parse_number<int>(hover.substr(comma + 1).c_str(), "Y", loc));
         }
-        return run_headless(tl, font_ptr, v, o);
+        return run_headless(prof, font_ptr, v, o);
     }
     const char* display = std::getenv("DISPLAY");
     if (!display || !*display) throw Error("no X display to open a window on; for a picture use --png OUT.png under xvfb-run -a");
-    run_interactive(tl, font_ptr, v);
+    run_interactive(prof, font_ptr, v, other ? &*other : nullptr);
     return 0;
 }
 

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <numeric>
 
 namespace simt::viz {
 namespace {
@@ -82,15 +83,15 @@ std::optional<std::string> find_font(const std::string& preferred) {
     return std::nullopt;
 }
 
-Geometry frame_geometry(sf::Vector2u size, const Timeline& tl, bool interactive) {
+Geometry frame_geometry(sf::Vector2u size, const Timeline& tl, bool interactive, float panel_w) {
     Geometry g;
     g.width = static_cast<float>(size.x);
     g.height = static_cast<float>(size.y);
     g.label_w = kLabelW;
-    const float right = g.width - kMargin;
+    const float right = g.width - kMargin - (panel_w > 0 ? panel_w + kMargin : 0);
     const float plot_w = std::max(1.0f, right - kLabelW);
     const auto cols = std::max<std::size_t>(1, static_cast<std::size_t>(plot_w / kLegendEntryW));
-    const std::size_t rows = (states_present(tl) + cols - 1) / cols;
+    const std::size_t rows = (states_present(tl) + tl.has_lanes + cols - 1) / cols;  // + the lane key
     const float legend_h = rows * kLegendRowH + 8;
     const float hint_h = interactive ? kHintH : 0;
 
@@ -100,6 +101,7 @@ Geometry frame_geometry(sf::Vector2u size, const Timeline& tl, bool interactive)
     g.axis = {kLabelW, g.legend.top - kAxisH, plot_w, kAxisH};
     const float plot_top = g.header.top + g.header.height;
     g.plot = {kLabelW, plot_top, plot_w, std::max(1.0f, g.axis.top - plot_top)};
+    if (panel_w > 0) g.panel = {right + kMargin, g.header.top, panel_w, g.hint.top - 4 - g.header.top};
     return g;
 }
 
@@ -136,7 +138,7 @@ std::string Renderer::elide(const std::string& s, unsigned size, float max_w) co
 }
 
 void Renderer::draw(sf::RenderTarget& target, const ViewState& v) {
-    const Geometry g = frame_geometry(target.getSize(), tl_, v.interactive);
+    const Geometry g = frame_geometry(target.getSize(), tl_, v);
     const RowLayout L = layout(v, g);
     const WindowStats st = window_stats(tl_, L, v.from, v.to);
     target.clear(theme::kBackground);
@@ -146,10 +148,11 @@ void Renderer::draw(sf::RenderTarget& target, const ViewState& v) {
     target.setView(screen_view(target));
     draw_axis(target, g, v);
     draw_legend(target, g, st);
+    if (v.source_panel && prof_ && prof_->has_source()) draw_panel(target, g, v);
     if (v.interactive)
         text(target,
              "wheel: zoom   drag: pan   shift+wheel or \u2191\u2193: scroll   0-9: one SM   [ ]: previous/next SM   "
-             "A: all SMs   F: fit   H: help   S: save PNG   Q: quit",
+             "A: all SMs   F: fit   C: source   L: lanes   I: image   H: help   S: save PNG   Q: quit",
              g.hint.left, g.hint.top + 2, 12, theme::kTextDim);
 }
 
@@ -207,6 +210,50 @@ void Renderer::draw_intervals(sf::VertexArray& quads, const RowItem& it, const X
         add_rect(quads, static_cast<float>(xm.x0 + r.x0), y0, static_cast<float>(xm.x0 + r.x1), y1, state_color(r.state));
 }
 
+// The lane strip: the bottom kLaneH pixels of a row, under every column where the warp
+// issued, coloured by its active lanes (lane_color). Only on rows tall enough for it.
+constexpr float kLaneH = 3;
+constexpr float kLaneMinRow = 10;  // leaves the row's middle pixel (the probes') to the state
+
+void Renderer::draw_lanes(sf::VertexArray& quads, const RowItem& it, const XMap& xm, float row_h) {
+    bin_lanes(tl_.warps[it.warp], xm, lane_cols_);
+    const float y1 = it.y + row_h - 1, y0 = y1 - kLaneH;
+    for (std::size_t p = 0; p < lane_cols_.size();) {
+        std::size_t q = p + 1;
+        while (q < lane_cols_.size() && lane_cols_[q] == lane_cols_[p]) ++q;
+        if (lane_cols_[p] > 0) {  // a dark pixel line above it sets it apart from the state colours
+            add_rect(quads, static_cast<float>(xm.x0 + p), y0 - 1, static_cast<float>(xm.x0 + q), y0, theme::kBackground);
+            add_rect(quads, static_cast<float>(xm.x0 + p), y0, static_cast<float>(xm.x0 + q), y1,
+                     to_sf(lane_color(static_cast<uint32_t>(lane_cols_[p]))));
+        }
+        p = q;
+    }
+}
+
+// White marks along the top of a row where the warp was at the highlighted source line.
+void Renderer::draw_line_marks(sf::VertexArray& quads, const RowItem& it, const XMap& xm, std::size_t line) {
+    const auto& iv = tl_.warps[it.warp].intervals;
+    auto [first, last] = visible_range(iv, xm.from, xm.to);
+    const auto& pcs = prof_->lines[line].pcs;
+    double open_a = -1, open_b = -1;
+    auto flush = [&] {
+        if (open_b > open_a) add_rect(quads, std::floor(open_a), it.y, std::max(std::floor(open_a) + 1, std::round(open_b)),
+                                      it.y + 2, sf::Color::White);
+    };
+    for (std::size_t i = first; i < last; ++i) {
+        if (std::find(pcs.begin(), pcs.end(), iv[i].pc) == pcs.end()) continue;
+        const double a = std::max(xm.px(std::max<double>(iv[i].start, xm.from)), xm.x0);
+        const double b = std::min(xm.px(std::min<double>(iv[i].end, xm.to)), xm.x0 + xm.width);
+        if (a <= open_b + 1) {
+            open_b = std::max(open_b, b);
+        } else {
+            flush();
+            open_a = a, open_b = b;
+        }
+    }
+    flush();
+}
+
 void Renderer::draw_strip(sf::VertexArray& quads, const RowItem& it, const Group& grp, const XMap& xm) {
     issue_density(tl_, grp, xm.from, xm.to, bucket_cycles(xm), density_);
     const float base = it.y + it.h - 3, full = it.h - 5;
@@ -246,6 +293,9 @@ void Renderer::add_item(RowBatch& b, const RowItem& it, const RowLayout& L, cons
     case RowItem::WarpRow:
         add_rect(b.back, left, it.y, right, it.y + it.h, row_index % 2 ? theme::kRowA : theme::kRowB);
         draw_intervals(b.fore, it, xm, L.row_h);
+        if (v_->lanes && tl_.has_lanes && L.row_h >= kLaneMinRow) draw_lanes(b.fore, it, xm, L.row_h);
+        if (v_->highlight_line && prof_ && *v_->highlight_line < prof_->lines.size())
+            draw_line_marks(b.fore, it, xm, *v_->highlight_line);
         if (L.row_h >= 11) {
             const WarpTrack& w = tl_.warps[it.warp];
             b.labels.push_back({"w" + std::to_string(w.warp) + "  b" + std::to_string(w.block), g.label_w - 8,
@@ -264,6 +314,7 @@ void Renderer::draw_rows(sf::RenderTarget& t, const Geometry& g, const RowLayout
     t.setView(band);
 
     const XMap xm = g.xmap(v);
+    v_ = &v;
     RowBatch b;
     std::size_t row_index = 0;
     for (const RowItem& it : L.items) {
@@ -326,11 +377,25 @@ void Renderer::draw_legend(sf::RenderTarget& t, const Geometry& g, const WindowS
         text(t, pct, x + 28 + text_width(name, 13), y, 12, theme::kTextDim);
         ++k;
     }
+    if (tl_.has_lanes && v_ && v_->lanes) {  // the lane strip's key: 32, 24, 16, 8, 1 active lanes
+        const float x = g.legend.left + (k % cols) * kLegendEntryW;
+        const float y = g.legend.top + 8 + (k / cols) * kLegendRowH;
+        float cx = x;
+        for (uint32_t n : {32u, 24u, 16u, 8u, 1u}) {
+            add_rect(quads, cx, y + 5, cx + 14, y + 10, to_sf(lane_color(n)));
+            cx += 16;
+        }
+        text(t, "lanes 32 \u2192 1", cx + 4, y - 1, 13, theme::kText);
+    }
     t.draw(quads);
 }
 
-void Renderer::draw_tooltip(sf::RenderTarget& t, const TipLines& lines, sf::Vector2f at) {
-    if (!font_ || lines.empty()) return;
+void Renderer::draw_tooltip(sf::RenderTarget& t, const TipLines& all_lines, sf::Vector2f at) {
+    TipLines kept;
+    for (const TipLine& l : all_lines)
+        if (!l.text.empty()) kept.push_back(l);
+    if (!font_ || kept.empty()) return;
+    const TipLines& lines = kept;
     const unsigned size = 13;
     const float line_h = 19, pad = 9, sw = 18;  // sw: room for a state swatch
     float w = 0;
@@ -355,6 +420,12 @@ void Renderer::draw_tooltip(sf::RenderTarget& t, const TipLines& lines, sf::Vect
              lines[i].dim ? theme::kTextDim : theme::kText);
 }
 
+std::string Renderer::source_of(uint64_t pc) const {
+    if (!prof_) return "";
+    const SourceLine* l = prof_->line_at(pc);
+    return l ? "line " + std::to_string(l->line) + ":  " + l->text : "";
+}
+
 TipLines Renderer::hover(const ViewState& v, const Geometry& g, sf::Vector2i mouse) const {
     const sf::Vector2f m(mouse);
     if (!g.plot.contains(m)) return {};
@@ -375,7 +446,9 @@ TipLines Renderer::hover(const ViewState& v, const Geometry& g, sf::Vector2i mou
                 {std::string(info(iv->state).name), iv->state},
                 {"cycles " + std::to_string(iv->start) + " \u2013 " + std::to_string(iv->end) + "  (" +
                  std::to_string(iv->end - iv->start) + " cycles)   pc " + std::to_string(iv->pc) + " (" + pc + ")"},
-                {std::string(info(iv->state).meaning), std::nullopt, true}};
+                {std::string(info(iv->state).meaning), std::nullopt, true},
+                {iv->lanes ? std::to_string(iv->lanes) + " of 32 lanes active" : std::string(), std::nullopt, true},
+                {source_of(iv->pc), std::nullopt, true}};
     }
     if (it->kind == RowItem::IssueStrip) {
         const Group& grp = L.groups[it->group];
@@ -395,7 +468,7 @@ TipLines Renderer::hover(const ViewState& v, const Geometry& g, sf::Vector2i mou
 }
 
 void Renderer::draw_hover(sf::RenderTarget& t, const ViewState& v, sf::Vector2i mouse) {
-    const Geometry g = frame_geometry(t.getSize(), tl_, v.interactive);
+    const Geometry g = frame_geometry(t.getSize(), tl_, v);
     if (!g.plot.contains(sf::Vector2f(mouse))) return;
     sf::VertexArray line(sf::Quads);
     add_rect(line, float(mouse.x), g.plot.top, float(mouse.x) + 1, g.plot.top + g.plot.height, sf::Color(255, 255, 255, 70));
@@ -417,22 +490,134 @@ std::optional<sf::Vector2i> Renderer::probe_pixel(const ViewState& v, const Geom
     return std::nullopt;
 }
 
-unsigned fitted_height(const Timeline& tl, const ViewState& v, unsigned width, unsigned max_h) {
-    const Geometry g = frame_geometry({width, max_h}, tl, v.interactive);
+std::optional<sf::Vector2i> Renderer::probe_lane_pixel(const ViewState& v, const Geometry& g, std::size_t warp_index,
+                                                       double cycle) const {
+    const RowLayout L = layout(v, g);
+    if (L.row_h < kLaneMinRow) return std::nullopt;
+    auto mid = probe_pixel(v, g, warp_index, cycle);
+    if (!mid) return std::nullopt;
+    for (const RowItem& it : L.items)
+        if (it.kind == RowItem::WarpRow && it.warp == warp_index)
+            return sf::Vector2i(mid->x, static_cast<int>(g.plot.top + it.y - v.scroll + L.row_h - 1 - kLaneH + 1));
+    return std::nullopt;
+}
+
+std::optional<std::size_t> Renderer::row_line_at(const ViewState& v, const Geometry& g, sf::Vector2i mouse) const {
+    if (!prof_ || !g.plot.contains(sf::Vector2f(mouse))) return std::nullopt;
+    const RowLayout L = layout(v, g);
+    const RowItem* it = item_at(L, mouse.y - g.plot.top + v.scroll);
+    if (!it || it->kind != RowItem::WarpRow) return std::nullopt;
+    const Interval* iv = interval_at(tl_.warps[it->warp], std::floor(g.xmap(v).cycle_at(mouse.x)));
+    if (!iv) return std::nullopt;
+    auto found = prof_->line_of_pc.find(iv->pc);
+    if (found == prof_->line_of_pc.end()) return std::nullopt;
+    return found->second;
+}
+
+// ---- the source view -------------------------------------------------------------
+
+PanelLayout panel_layout(const Profile& p, const Geometry& g, const ViewState& v) {
+    PanelLayout L;
+    std::vector<std::size_t> order(p.lines.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    if (v.sort_by_cost)
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return p.lines[a].total() > p.lines[b].total(); });
+    L.total_rows = order.size();
+    const float top = g.panel.top + 44, bottom = g.panel.top + g.panel.height;
+    const float bar_x = g.panel.left + 150, bar_w = g.panel.width - 160;
+    const auto skip = static_cast<std::size_t>(std::max(0.0f, v.panel_scroll) / L.row_h);
+    for (std::size_t k = skip; k < order.size(); ++k) {
+        const float y = top + (k - skip) * L.row_h;
+        if (y + L.row_h > bottom) break;
+        L.rows.push_back({order[k], y, sf::FloatRect(bar_x, y + 19, bar_w, 10)});
+    }
+    return L;
+}
+
+// The costliest line fills the bar; the others are to scale.
+namespace {
+uint64_t max_line_total(const Profile& p) {
+    uint64_t m = 1;
+    for (const SourceLine& l : p.lines) m = std::max(m, l.total());
+    return m;
+}
+}  // namespace
+
+std::pair<float, float> panel_segment(const SourceLine& l, const sf::FloatRect& bar, State s, uint64_t max_total) {
+    double cx = bar.left;
+    for (std::size_t i = 0; i < kStateCount; ++i) {
+        const double w = bar.width * double(l.cycles[i]) / double(max_total);
+        if (static_cast<State>(i) == s) return {std::round(float(cx)), std::round(float(cx + w))};
+        cx += w;
+    }
+    return {0, 0};
+}
+
+std::optional<std::size_t> Renderer::panel_line_at(const ViewState& v, const Geometry& g, sf::Vector2i mouse) const {
+    if (!prof_ || !v.source_panel || !g.panel.contains(sf::Vector2f(mouse))) return std::nullopt;
+    for (const PanelRow& r : panel_layout(*prof_, g, v).rows)
+        if (mouse.y >= r.y && mouse.y < r.y + 34) return r.line;
+    return std::nullopt;
+}
+
+void Renderer::draw_panel(sf::RenderTarget& t, const Geometry& g, const ViewState& v) {
+    const PanelLayout L = panel_layout(*prof_, g, v);
+    const uint64_t max_total = max_line_total(*prof_);
+    sf::VertexArray back(sf::Quads), fore(sf::Quads);
+    add_rect(back, g.panel.left, g.panel.top, g.panel.left + g.panel.width, g.panel.top + g.panel.height, theme::kStripBg);
+    for (const PanelRow& r : L.rows) {
+        const bool hi = v.highlight_line == r.line, hov = v.hover_line == r.line;
+        if (hi || hov)
+            add_rect(back, g.panel.left + 2, r.y, g.panel.left + g.panel.width - 2, r.y + L.row_h - 2,
+                     hi ? sf::Color(70, 76, 92) : theme::kSmBand);
+        const SourceLine& l = prof_->lines[r.line];
+        for (std::size_t i = 0; i < kStateCount; ++i) {
+            auto [x0, x1] = panel_segment(l, r.bar, static_cast<State>(i), max_total);
+            if (x1 > x0) add_rect(fore, x0, r.bar.top, x1, r.bar.top + r.bar.height, to_sf(kStates[i].color));
+        }
+    }
+    t.draw(back);
+    t.draw(fore);
+    const float x = g.panel.left + 8;
+    text(t, std::string("Source  \u00b7  ") + (v.sort_by_cost ? "by cost" : "in source order") + "  \u00b7  " +
+                std::to_string(L.total_rows) + " lines",
+         x, g.panel.top + 4, 15, theme::kText);
+    text(t, "line  issued  lanes    warp cycles at the line, by state (longest bar = costliest line)", x,
+         g.panel.top + 25, 11, theme::kTextDim);
+    for (const PanelRow& r : L.rows) {
+        const SourceLine& l = prof_->lines[r.line];
+        char stats[64];
+        std::snprintf(stats, sizeof stats, "%llu", static_cast<unsigned long long>(l.issued));
+        text(t, std::to_string(l.line), x + 28, r.y + 1, 12, theme::kTextDim, true);
+        text(t, elide(l.text, 12, g.panel.width - 60), x + 38, r.y + 1, 12, theme::kText);
+        text(t, stats, x + 80, r.y + 17, 11, theme::kTextDim, true);
+        std::snprintf(stats, sizeof stats, "%.1f", l.lanes());
+        text(t, stats, x + 126, r.y + 17, 11, l.lanes() < 31.95 && l.issued ? to_sf(lane_color(uint32_t(l.lanes()))) : theme::kTextDim,
+             true);
+    }
+}
+
+unsigned fitted_height(const Timeline& tl, const ViewState& v, unsigned width, unsigned max_h, std::size_t panel_rows) {
+    const Geometry g = frame_geometry({width, max_h}, tl, v);
     const RowLayout L = layout_rows(tl, v.sms, g.plot.height);
-    const float spare = std::max(0.0f, g.plot.height - L.content_h);
+    float spare = std::max(0.0f, g.plot.height - L.content_h);
+    if (v.source_panel) {  // room for the source view's rows too
+        const float panel_need = 44 + 34.0f * panel_rows + 8;
+        spare = std::min(spare, std::max(0.0f, g.panel.height - panel_need));
+    }
     return std::max(240u, static_cast<unsigned>(max_h - std::floor(spare)));
 }
 
 void render_png(const Timeline& tl, const sf::Font* font, const ViewState& v, sf::Vector2u size,
-                const std::string& path, std::optional<sf::Vector2i> hover) {
+                const std::string& path, std::optional<sf::Vector2i> hover, const Profile* prof) {
     const unsigned max = sf::Texture::getMaximumSize();
     if (size.x > max || size.y > max)
         throw Error("--width/--height: this GPU's largest texture is " + std::to_string(max) + " pixels");
     sf::RenderTexture rt;
     if (!rt.create(size.x, size.y)) throw Error("cannot create an off-screen " + std::to_string(size.x) + "x" +
                                                 std::to_string(size.y) + " texture");
-    Renderer r(tl, font);
+    Renderer r(tl, font, prof);
     r.draw(rt, v);
     if (hover) r.draw_hover(rt, v, *hover);
     rt.display();

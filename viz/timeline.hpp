@@ -94,6 +94,7 @@ struct Interval {
     uint64_t pc = 0;
     uint32_t line = 0;            // CSV line, for messages
     State state = State::Selected;
+    uint8_t lanes = 0;            // selected: active lanes (1..32) of what it issued; 0 = not known
 };
 
 // One warp's life, intervals sorted by start and not overlapping.
@@ -108,6 +109,7 @@ struct Timeline {
     uint64_t first_cycle = 0, last_cycle = 0;  // span of all intervals
     std::array<uint64_t, kStateCount> state_cycles{};  // warp-cycles per state, whole file
     std::vector<uint32_t> sms;     // SM ids present, ascending
+    bool has_lanes = false;        // the file has the optional `lanes` column
 };
 
 // ---- reading ------------------------------------------------------------------
@@ -218,13 +220,19 @@ Timeline read_timeline(const std::string& file, Source&&... source) {
     Timeline tl;
     tl.file = file;
     std::map<TrackKey, WarpTrack> tracks;
-    std::unique_ptr<io::CSVReader<8>> in;
+    std::unique_ptr<io::CSVReader<9>> in;
     try {
-        in = std::make_unique<io::CSVReader<8>>(file, std::forward<Source>(source)...);
-        in->read_header(io::ignore_extra_column, "warp", "block", "sm", "sub_partition", "start", "end", "state", "pc");
+        in = std::make_unique<io::CSVReader<9>>(file, std::forward<Source>(source)...);
+        in->read_header(io::ignore_extra_column | io::ignore_missing_column, "warp", "block", "sm", "sub_partition",
+                        "start", "end", "state", "pc", "lanes");
+        for (const char* col : {"warp", "block", "sm", "sub_partition", "start", "end", "state", "pc"})
+            if (!in->has_column(col))
+                throw Error(SourceLoc{file, 1, 0}, "missing column \"" + std::string(col) + "\" in the header (expected the header " +
+                                                       kHeader + ")");
+        tl.has_lanes = in->has_column("lanes");
         char *warp = nullptr, *block = nullptr, *sm = nullptr, *sp = nullptr, *start = nullptr, *end = nullptr,
-             *state = nullptr, *pc = nullptr;
-        while (in->read_row(warp, block, sm, sp, start, end, state, pc)) {
+             *state = nullptr, *pc = nullptr, *lanes = nullptr;
+        while (in->read_row(warp, block, sm, sp, start, end, state, pc, lanes)) {
             const SourceLoc loc{file, in->get_file_line(), 0};
             Interval iv;
             iv.line = loc.line;
@@ -237,6 +245,11 @@ Timeline read_timeline(const std::string& file, Source&&... source) {
                                      " (an interval is [start, end) in cycles)");
             iv.state = parse_state(state, loc);
             iv.pc = parse_number<uint64_t>(pc, "pc", loc, true);
+            if (tl.has_lanes && lanes && *lanes) {
+                const auto n = parse_number<uint32_t>(lanes, "lanes", loc);
+                if (n > 32) throw Error(loc, "column \"lanes\": " + std::to_string(n) + " is more than the 32 lanes of a warp");
+                iv.lanes = static_cast<uint8_t>(n);
+            }
             TrackKey key{parse_number<uint32_t>(sm, "sm", loc), parse_number<uint32_t>(sp, "sub_partition", loc),
                          parse_number<uint32_t>(block, "block", loc), parse_number<uint32_t>(warp, "warp", loc)};
             auto [it, fresh] = tracks.try_emplace(key);

@@ -129,6 +129,42 @@ inline void bin_track(const WarpTrack& track, const XMap& xm, std::vector<Run>& 
 
 // ---- a sub-partition: issue density ------------------------------------------
 
+// ---- lanes: active lanes of issued instructions ---------------------------------
+
+// The lane strip's colour for n active lanes of 32: a dark slate at 32 (no divergence),
+// brightening to white at 16 (half the warp idle), then to red towards 0, so divergence
+// is what catches the eye over any state colour. Integer maths: a probe can expect the exact colour.
+inline Rgb lane_color(uint32_t n) {
+    n = std::min<uint32_t>(n, 32);
+    const Rgb lo{255, 60, 60}, mid{240, 240, 240}, hi{70, 82, 100};  // all 32 lanes: a dark slate
+    auto mix = [](Rgb a, Rgb b, uint32_t t, uint32_t d) {
+        return Rgb{static_cast<uint8_t>(a.r + (int(b.r) - a.r) * int(t) / int(d)),
+                   static_cast<uint8_t>(a.g + (int(b.g) - a.g) * int(t) / int(d)),
+                   static_cast<uint8_t>(a.b + (int(b.b) - a.b) * int(t) / int(d))};
+    };
+    return n <= 16 ? mix(lo, mid, n, 16) : mix(mid, hi, n - 16, 16);
+}
+
+// Per pixel column of the plot: the mean active lanes of the instructions issued
+// there (weighted by issued cycles), 0 where nothing issued. `out` has xm.width entries.
+inline void bin_lanes(const WarpTrack& track, const XMap& xm, std::vector<float>& out) {
+    out.assign(static_cast<std::size_t>(xm.width), 0.0f);
+    std::vector<float> weight(out.size(), 0.0f);
+    auto [first, last] = visible_range(track.intervals, xm.from, xm.to);
+    for (std::size_t i = first; i < last; ++i) {
+        const Interval& iv = track.intervals[i];
+        if (iv.lanes == 0) continue;
+        const double a = std::max(0.0, xm.px(std::max<double>(iv.start, xm.from)) - xm.x0);
+        const double b = std::min<double>(xm.width, xm.px(std::min<double>(iv.end, xm.to)) - xm.x0);
+        for (int p = static_cast<int>(std::floor(a)); p < b && p < xm.width; ++p) {
+            const double w = std::max(1e-3, std::min(b, p + 1.0) - std::max(a, double(p)));
+            out[p] += static_cast<float>(w * iv.lanes);
+            weight[p] += static_cast<float>(w);
+        }
+    }
+    for (std::size_t p = 0; p < out.size(); ++p) out[p] = weight[p] > 0 ? std::round(out[p] / weight[p]) : 0.0f;
+}
+
 struct Group {
     uint32_t sm = 0, sub_partition = 0;
     std::vector<std::size_t> warps;  // indices into Timeline::warps

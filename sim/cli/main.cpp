@@ -11,7 +11,10 @@
 #include "sim/functional/memory.hpp"
 #include "sim/functional/runner.hpp"
 #include "sim/report/report.hpp"
+#include "sim/report/compare.hpp"
+#include "sim/report/profile.hpp"
 #include "sim/report/timeline_csv.hpp"
+#include "sim/report/trace_json.hpp"
 #include "sim/timing/gpu.hpp"
 
 #include <boost/program_options.hpp>
@@ -25,6 +28,8 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <unistd.h>
 
 namespace po = boost::program_options;
@@ -49,6 +54,9 @@ examples:
   simt-sim configs/h200.yaml traces/memory_coalescing.isa --set scheduler.policy=lrr
   simt-sim configs/rtx4060.yaml traces/loop_varying.isa --timeline t.csv && simt-viz t.csv
   simt-sim configs/rtx4060.yaml traces/reduction_shfl.isa --functional --dump out.csv
+  simt-sim configs/rtx4060.yaml traces/divergence_checker.isa --profile prof && simt-viz prof
+  simt-sim configs/h200.yaml traces/loop_varying.isa --policy lrr --json a.json
+  simt-sim configs/h200.yaml traces/loop_varying.isa --policy gto --compare a.json
 
 reading the report:
   selected / not_selected   the warp issued / could have issued but another warp did
@@ -66,6 +74,7 @@ struct Options {
     std::vector<std::string> overrides;
     std::vector<std::string> uniforms;
     std::string json_path, csv_path, timeline_path, dump_path;
+    std::string trace_json_path, profile_dir, compare_path;
     bool functional = false;
     bool no_skip = false;
     bool quiet = false;
@@ -101,6 +110,14 @@ bool parse_args(int argc, char** argv, Options& o) {
         ("json", po::value(&o.json_path), "write the report as JSON to FILE ('-' for stdout, which replaces the text report)")
         ("csv", po::value(&o.csv_path), "write the per-instruction table (issued, lanes, stall cycles by reason) as CSV to FILE ('-' for stdout)")
         ("timeline", po::value(&o.timeline_path), "write every warp's state over time (run-length encoded CSV) to FILE, for simt-viz")
+        ("trace-json", po::value(&o.trace_json_path),
+         "write the timeline in the Chrome trace event format to FILE (open it in Perfetto or chrome://tracing): "
+         "a track per warp, grouped by SM and sub-partition, slices with pc and source line, issue rate per SM")
+        ("profile", po::value(&o.profile_dir),
+         "write a profile directory DIR for simt-viz: timeline.csv, pc.csv, report.json, report.txt, trace.json, "
+         "source.csv, lanes.csv and trace.isa (README.md, 'Profile directory')")
+        ("compare", po::value(&o.compare_path),
+         "compare this run with another run's --json report OTHER.json: a two-column table after the report")
         ("functional", po::bool_switch(&o.functional), "execute without timing: check what the trace computes")
         ("dump", po::value(&o.dump_path), "write every buffer after the run as CSV (buffer,index,value) to FILE ('-' for stdout)")
         ("max-instructions", po::value(&o.max_instructions), "stop after this many warp instructions (catches infinite loops; default from the config)")
@@ -134,6 +151,8 @@ bool parse_args(int argc, char** argv, Options& o) {
     if (!o.max_cycles.empty()) budget("--max-cycles", o.max_cycles);
     if (o.hot < 0 || o.hot > 1000)
         throw simt::Error(simt::SourceLoc{"--hot " + std::to_string(o.hot), 0, 0}, "expected 0 to 1000 source lines");
+    if ((o.functional || o.disasm) && (!o.trace_json_path.empty() || !o.profile_dir.empty() || !o.compare_path.empty()))
+        throw simt::Error("--trace-json, --profile and --compare need a timed run (not --functional or --disasm)");
     if (o.color != "auto" && o.color != "always" && o.color != "never")
         throw simt::Error("--color must be auto, always or never, not '" + o.color + "'");
     return true;
@@ -234,15 +253,30 @@ int run(const Options& o) {
     } else {
         bool tty = isatty(fileno(stderr));
         Progress progress(tty && !o.quiet);
+        // Read the other run first: a bad file fails before a long simulation.
+        std::optional<simt::report::JsonTree> other;
+        if (!o.compare_path.empty()) other = simt::report::load_report_json(o.compare_path);
+        std::optional<simt::report::ProfileDir> profile;
+        if (!o.profile_dir.empty()) profile.emplace(o.profile_dir, program, program.kernel + " on " + config.name);
         std::unique_ptr<simt::report::TimelineCsvWriter> timeline;
-        std::unique_ptr<OutFile> timeline_file;
+        std::unique_ptr<simt::report::ChromeTraceWriter> trace_json;
+        std::unique_ptr<OutFile> timeline_file, trace_json_file;
+        simt::report::ObserverFan observers;
         simt::timing::RunOptions ro;
         ro.event_skipping = !o.no_skip;
         if (!o.timeline_path.empty()) {
             timeline_file = std::make_unique<OutFile>(o.timeline_path);
             timeline = std::make_unique<simt::report::TimelineCsvWriter>(timeline_file->get());
-            ro.observer = timeline.get();
+            observers.add(timeline.get());
         }
+        if (!o.trace_json_path.empty()) {
+            trace_json_file = std::make_unique<OutFile>(o.trace_json_path);
+            trace_json = std::make_unique<simt::report::ChromeTraceWriter>(
+                trace_json_file->get(), program, program.kernel + " on " + config.name);
+            observers.add(trace_json.get());
+        }
+        if (profile) profile->add_observers(observers);
+        if (!observers.empty()) ro.observer = &observers;
         ro.progress = [&](uint64_t c, uint64_t d, uint64_t t) { progress.update(c, d, t); };
         simt::timing::Simulator sim(config, program, memory, ro);
         simt::timing::Stats stats = sim.run();
@@ -265,6 +299,14 @@ int run(const Options& o) {
             OutFile f(o.csv_path);
             simt::report::write_pc_csv(f.get(), info, stats);
             f.close();
+        }
+        if (profile) profile->finish(info, stats);
+        if (other) {
+            std::ostringstream mine;
+            simt::report::write_json(mine, info, stats);
+            std::ostream& out = json_stdout || csv_stdout ? std::cerr : std::cout;
+            simt::report::print_comparison(out, simt::report::parse_report_json("this run", mine.str()),
+                                           "this run", *other, o.compare_path);
         }
     }
     if (!o.dump_path.empty()) {

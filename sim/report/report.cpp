@@ -333,6 +333,16 @@ void write_json(std::ostream& out, const RunInfo& run, const Stats& s) {
     j.field("kernel_launch_us", s.kernel_launch_us);
     j.field("sms", s.sms).field("sub_partitions", s.sub_partitions);
     j.field("blocks", s.blocks).field("warps", s.warps);
+    const isa::LaunchDecl& L = run.program.launch;
+    if (L.mode == isa::LaunchDecl::Mode::Fragment) {
+        j.begin_object("launch").field("mode", "fragment").field("width", L.width).field("height", L.height);
+        j.field("tile_width", L.tile_w).field("tile_height", L.tile_h).end_object();
+    } else {
+        j.begin_object("launch").field("mode", "compute");
+        j.begin_array("grid").value(uint64_t(L.grid.x)).value(uint64_t(L.grid.y)).value(uint64_t(L.grid.z)).end_array();
+        j.begin_array("block").value(uint64_t(L.block.x)).value(uint64_t(L.block.y)).value(uint64_t(L.block.z)).end_array();
+        j.field("warps_per_block", run.program.warps_per_block()).end_object();
+    }
     j.field("warp_instructions", s.warp_instructions).field("thread_instructions", s.thread_instructions);
     j.field("thread_instructions_pred_on", s.thread_instructions_pred_on);
     j.field("ipc", s.ipc).field("simt_efficiency", s.simt_efficiency);
