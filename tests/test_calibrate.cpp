@@ -85,6 +85,7 @@ TEST_CASE("calibrate: measured values come from their rows", "[calibrate]") {
     CHECK(value("pipes.fma.lanes") == "32");       // 123.9 FFMA/clk/SM over 4 SMSPs
     CHECK(value("pipes.sfu.lanes") == "4");
     CHECK(value("memory.dram_latency") == "686");
+    CHECK(value("memory.dram_bandwidth_gbs") == "4814");  // 3201 MHz x 2 x 6016 bit / 8 = 4814.3
     for (const auto& s : d.settings) CHECK_THAT(s.provenance, Catch::StartsWith("measured: "));
 }
 

@@ -72,11 +72,27 @@ const std::vector<Rule>& rules() {
         {"memory.l1.hit_latency", "lat_l1_16KB", "latency_per_ptx_op", "rounded", round_value()},
         {"memory.l2.hit_latency", "lat_l2_16MB", "latency_per_ptx_op", "rounded", round_value()},
         {"memory.dram_latency", "lat_dram_128MB", "latency_per_ptx_op", "rounded", round_value()},
-        {"memory.dram_bandwidth_gbs", "read4", "GBps_read", "achievable read bandwidth", round_value()},
         {"launch.kernel_launch_us", "tiny_kernel", "blocks1_us", "event time of a one-block empty kernel",
          [](double v, const GpuConfig&) { return real(v); }},
     };
     return r;
+}
+
+// The DRAM pin bandwidth from two device attributes: memory clock (kHz) x 2 transfers per clock x
+// bus width (bits) / 8. The model's DRAM (channels, row opening, load) takes the pin rate; what a
+// stream achieves (read4.GBps_read) is a consequence, checked by the streams group.
+void dram_bandwidth(const Measurements& m, DirectResult& out) {
+    const Measurements::Value* clk = m.find("device", "memoryClockRate_attr");
+    const Measurements::Value* bus = m.find("device", "memoryBusWidth");
+    if (!clk || !bus) {
+        out.missing.push_back("memory.dram_bandwidth_gbs (no rows device,memoryClockRate_attr and device,memoryBusWidth)");
+        return;
+    }
+    double gbs = clk->value * 1e3 * 2 * bus->value / 8 / 1e9;
+    std::string file = std::filesystem::path(clk->file).filename().string();
+    out.settings.push_back(Setting{"memory.dram_bandwidth_gbs", integer(gbs),
+                                   "measured: device.memoryClockRate_attr x 2 x device.memoryBusWidth / 8, " + file +
+                                       ":" + std::to_string(clk->line) + " (pin bandwidth)"});
 }
 
 }  // namespace
@@ -99,12 +115,14 @@ DirectResult direct_values(const Measurements& m, const GpuConfig& base) {
                                        std::string("measured: ") + r.kernel + "." + r.param + ", " + file + ":" +
                                            std::to_string(v->line) + " (" + r.how + ")"});
     }
+    dram_bandwidth(m, out);
     return out;
 }
 
 std::vector<std::string> direct_rules() {
     std::vector<std::string> out;
     for (const Rule& r : rules()) out.push_back(std::string(r.key) + " <- " + r.kernel + "." + r.param + ": " + r.how);
+    out.push_back("memory.dram_bandwidth_gbs <- device.memoryClockRate_attr, device.memoryBusWidth: pin bandwidth");
     return out;
 }
 

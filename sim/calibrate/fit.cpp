@@ -170,10 +170,18 @@ std::vector<FitParam> default_fit_params() {
          "cycles from a taken branch to its target's issue (loop overhead of every chain)"},
         {"regfile.banks", K::Choice, 0, 0, {"2", "4"}, {"ipc"}, "register banks per sub-partition"},
         {"regfile.reads_per_bank", K::Choice, 0, 0, {"1", "2"}, {"ipc"}, "operand reads per bank per cycle"},
-        {"scheduler.policy", K::Choice, 0, 0, {"gto", "lrr", "two_level"}, {"ipc", "order"},
+        {"regfile.read_queue_cycles", K::Integer, 0, 16, {}, {"ipc"},
+         "bank reads that may queue before the scheduler is held"},
+        {"scheduler.policy", K::Choice, 0, 0, {"gto", "lrr", "two_level", "gty"}, {"ipc", "order"},
          "warp issue policy"},
         {"memory.dram_fetch_bytes", K::Choice, 0, 0, {"32", "64"}, {"strides"}, "DRAM read granularity"},
-        {"memory.atomic_latency", K::Integer, 0, 600, {}, {"atomics"}, "read-modify-write time at the L2"},
+        {"memory.dram.row_miss_bytes", K::Real, 0, 128, {}, {"strides"}, "cost of opening a DRAM row chunk"},
+        {"memory.l2_slices.sectors_per_cycle", K::Real, 0.2, 4, {}, {"gathers"}, "sectors per L2 slice per cycle"},
+        {"memory.stores.partial_sector_cycles", K::Real, 0, 8, {}, {"gathers"},
+         "extra slice cycles of a byte-masked store sector"},
+        {"memory.atomics.same_address_cycles", K::Real, 0.25, 8, {}, {"atomics"},
+         "cycles per lane operation on one address"},
+        {"memory.atomics.unit_ops_per_cycle", K::Real, 1, 32, {}, {"atomics"}, "lane operations per atomic unit per cycle"},
     };
 }
 

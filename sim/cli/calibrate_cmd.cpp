@@ -36,8 +36,8 @@ usage: simt-sim calibrate BASE.yaml RESULTS.csv [MORE.csv ...] -o OUT.yaml [opti
 
 Every value that one measurement fixes (clock, SM count and limits, pipe latencies and rates,
 cache and DRAM latencies, DRAM bandwidth, launch overhead) is set from its CSV row; the values
-no single case isolates (branch latency, register banks, scheduler policy, DRAM fetch size,
-atomic cost) are fitted to the twins of the calibration set (calib/traces/) with NLopt, one
+no single case isolates (branch latency, register banks and read queue, scheduler policy,
+DRAM fetch size and row opening, L2 slice rate, partial stores, atomic costs) are fitted to the twins of the calibration set (calib/traces/) with NLopt, one
 after another, with k-fold cross-validation so you see whether the fit generalises. The output
 keeps BASE's layout and comments; each changed value's comment says where it came from.
 Run from the repository root (or pass --root): the twins are calib/traces/*.isa.
