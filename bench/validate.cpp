@@ -8,12 +8,12 @@
 // sim/calibrate/ (base.cpp, extended.cpp, apps.cpp); --only runs a set (base, extended, apps) or
 // a group (latency, ipc, atomics, ...: sim/calibrate/*.cpp), and may be given more than once.
 //
-//     validate [--root DIR] [--config FILE.yaml] [--measured FILE.csv ...] [--csv OUT]
+//     validate [--root DIR] [--config FILE.yaml] [--measured FILE.csv ...] [--csv OUT] [--plot OUT.png]
 //              [--only SET|GROUP ...] [--set key.path=value ...]
 //
 // --config and --measured check any config against any calibration run (default: configs/h200.yaml
 // and the committed H200 results, plus the RTX 4060 seed); comparisons whose rows the CSV lacks
-// are listed, not run.
+// are listed, not run. --plot draws the simulated-vs-measured scatter (tools/plot_validation.py).
 //
 // Run from the repository root (or pass --root). The table is Markdown (calib/README.md,
 // "Simulator vs hardware", quotes it); --csv writes it as CSV; --set overrides a value of both
@@ -30,6 +30,7 @@
 #include "sim/calibrate/comparisons.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 
@@ -94,8 +95,27 @@ void write_csv(const std::string& path, const std::vector<Row>& rows) {
             << r.tol_pct << ',' << (r.ok() ? "ok" : "gap") << '\n';
 }
 
+// The scatter plot (tools/plot_validation.py, matplotlib) of the rows, through their CSV.
+int plot(const std::string& root, const std::string& csv, const std::string& png, const std::vector<Row>& rows,
+         bool write) {
+    if (write) write_csv(csv, rows);
+    auto quote = [](const std::string& s) {
+        std::string q = "'";
+        for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+        return q + "'";
+    };
+    std::string cmd = "python3 " + quote(root + "/tools/plot_validation.py") + " " + quote(csv) + " -o " + quote(png);
+    if (std::system(cmd.c_str()) != 0) {
+        std::fprintf(stderr, "validate: the plot failed (%s; python3-matplotlib is installed by scripts/setup.sh)\n",
+                     cmd.c_str());
+        return 1;
+    }
+    std::printf("\nplot: %s\n", png.c_str());
+    return 0;
+}
+
 struct Options {
-    std::string root = ".", csv;
+    std::string root = ".", csv, plot;
     std::vector<std::string> only;      // groups or sets (base, extended, apps) to run; default all
     std::string config;                 // default: <root>/configs/h200.yaml (and the RTX 4060 seed)
     std::vector<std::string> measured;  // default: <root>/calib/results/calib_h200{,_ext}.csv
@@ -126,6 +146,7 @@ int run(Options o) {
         std::printf("\n");
     }
     if (!o.csv.empty()) write_csv(o.csv, c.rows);
+    if (!o.plot.empty()) return plot(root, o.csv.empty() ? o.plot + ".csv" : o.csv, o.plot, c.rows, o.csv.empty());
     return 0;
 }
 
@@ -137,12 +158,13 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--root") == 0 && i + 1 < argc) o.root = argv[++i];
         else if (std::strcmp(argv[i], "--csv") == 0 && i + 1 < argc) o.csv = argv[++i];
+        else if (std::strcmp(argv[i], "--plot") == 0 && i + 1 < argc) o.plot = argv[++i];
         else if (std::strcmp(argv[i], "--set") == 0 && i + 1 < argc) o.what_if.push_back(argv[++i]);
         else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) o.only.push_back(argv[++i]);
         else if (std::strcmp(argv[i], "--config") == 0 && i + 1 < argc) o.config = argv[++i];
         else if (std::strcmp(argv[i], "--measured") == 0 && i + 1 < argc) o.measured.push_back(argv[++i]);
         else {
-            std::fprintf(stderr, "usage: validate [--root DIR] [--config FILE.yaml] [--measured FILE.csv ...] [--csv OUT] "
+            std::fprintf(stderr, "usage: validate [--root DIR] [--config FILE.yaml] [--measured FILE.csv ...] [--csv OUT] [--plot OUT.png] "
                                  "[--only SET|GROUP ...] [--set key.path=value ...]\n");
             return 1;
         }
