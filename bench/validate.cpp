@@ -127,7 +127,8 @@ int run(Options o) {
     const bool h200 = o.config.empty();
     if (h200) o.config = root + "/configs/h200.yaml";
     if (o.measured.empty())
-        o.measured = {root + "/calib/results/calib_h200.csv", root + "/calib/results/calib_h200_ext.csv"};
+        o.measured = {root + "/calib/results/calib_h200.csv", root + "/calib/results/calib_h200_ext.csv",
+                      root + "/calib/results/dispatch/calib_h200_dispatch.csv"};
     Context c;
     c.root = root;
     for (const auto& m : o.measured) c.hw.read(m);
@@ -137,6 +138,7 @@ int run(Options o) {
         std::fprintf(stderr, "validate: warning: the measurements are of '%s', the config is '%s'\n",
                      c.hw.device().c_str(), c.cfg.full.name.c_str());
     read_ncu_states(c, root + "/calib/results/ncu_h200_ext_states.csv");
+    read_ncu_states(c, root + "/calib/results/dispatch/ncu_h200_dispatch_states.csv");
     run_groups(c, o.only);
     print_table(c.rows);
     print_states(c.states);

@@ -141,6 +141,7 @@ TEST_CASE("rtx4060.yaml loads with the published values", "[config]") {
     CHECK(c.memory.dram_fetch_bytes == 64);
 
     CHECK(c.launch.block_launch_cycles == 200);
+    CHECK(c.launch.block_dispatch_cycles == Approx(1.48));
     CHECK(c.launch.kernel_launch_us == 2.6);
 }
 
@@ -322,7 +323,7 @@ TEST_CASE("config: a value where a section belongs is rejected", "[config]") {
     CHECK(err.loc().line == line_of(base, "\nlaunch:"));
     CHECK(err.loc().col == 9);
     CHECK_THAT(err.message(), Contains("launch: expected a mapping") &&
-                                  Contains("block_launch_cycles, kernel_launch_us") && Contains("got 'soon'"));
+                                  Contains("block_launch_cycles, block_dispatch_cycles, kernel_launch_us") && Contains("got 'soon'"));
 }
 
 TEST_CASE("config: whole numbers may be written with an exponent or in hex", "[config]") {

@@ -260,3 +260,29 @@ TEST_CASE("memory units: a cold stream with 64 B DRAM fetches reports every sect
     CHECK(r.stats.memory.l2_hit_sectors == 0);
     CHECK(r.stats.memory.dram_read_bytes == 128);
 }
+
+TEST_CASE("memory units: write-backs open rows of write_row_bytes, apart from the reads' chunks", "[timing][memory]") {
+    GpuConfig c = small_config();  // 64 B per cycle, one channel
+    c.memory.dram.interleave_bytes = 256;
+    c.memory.dram.open_chunks = 16;
+    c.memory.dram.row_miss_bytes = 64;         // 1 cycle
+    c.memory.dram.write_row_miss_bytes = 128;  // 2 cycles
+    c.memory.dram.write_row_bytes = 1024;      // 4 chunks
+    c.memory.dram.rmw_turnaround_bytes = 192;  // 3 cycles
+    MemoryStats stats;
+    Dram dram(c, stats);
+    // Writes of 64 B: the first opens row 0 (2 + 1 cycles), the next three chunks of the row
+    // are open (1 cycle each), the fifth chunk is row 1 (3 cycles again).
+    CHECK(dram.write(0, 0, 64) == 3);
+    CHECK(dram.write(0, 256, 64) == 4);
+    CHECK(dram.write(0, 768, 64) == 5);
+    CHECK(dram.write(0, 1024, 64) == 8);
+    CHECK(stats.dram_row_misses == 2);
+    // The read of a read-modify-write opens its chunk in the reads' table (1 + 1) and turns the
+    // channel around (3); a second piece of the same eviction does not turn it again.
+    dram.read_back(8, 0, 64, true);
+    CHECK(dram.write(8, 0, 64) == 8 + 5 + 1);
+    dram.read_back(14, 64, 64, false);
+    CHECK(dram.write(14, 64, 64) == 14 + 1 + 1);
+    CHECK(stats.dram_row_misses == 3);
+}

@@ -3,6 +3,8 @@
 // 32 blocks, 64K registers in units of 256 per warp, 64 KB shared).
 #include "test_timing_util.hpp"
 
+#include "sim/timing/distributor.hpp"
+
 #include <catch2/catch.hpp>
 
 using namespace simt;
@@ -115,4 +117,28 @@ TEST_CASE("timing: a launch that can never fit is an error at the launch naming 
     GpuConfig small_blocks = c;
     small_blocks.sm.max_threads_per_block = 512;
     expect(small_blocks, launch(16, 1024), "exceeds sm.max_threads_per_block = 512");
+}
+
+TEST_CASE("occupancy: the work distributor hands out one block every block_dispatch_cycles", "[timing][dispatch]") {
+    BlockDistributor d(1.5);
+    CHECK(d.hand_out(0) == 0);
+    CHECK(d.hand_out(0) == 2);   // free at 1.5
+    CHECK(d.hand_out(0) == 3);   // free at 3.0
+    CHECK(d.hand_out(10) == 10); // idle since 4.5
+    CHECK(d.hand_out(10) == 12); // free at 11.5
+    BlockDistributor off(0);
+    CHECK(off.hand_out(7) == 7);
+    CHECK(off.hand_out(7) == 7);
+
+    // Four one-warp blocks at cycle 0, one every 10 cycles: each warp's first instruction
+    // issues 10 cycles after the one before (small_config launches blocks in 0 cycles).
+    GpuConfig c = small_config();
+    c.launch.block_dispatch_cycles = 10;
+    Recorder rec;
+    run(".kernel t\n.grid 4\n.block 32\n.regs 8\nmov r0, %tid.x\nexit\n", c, {true, &rec, {}});
+    for (uint64_t w = 0; w < 4; ++w) CHECK(rec.issue_cycles(w, 0).at(0) == 10 * w);
+    // A fragment launch is handed out by the rasterizer, not limited here.
+    Recorder frag;
+    run(".kernel f\n.fragment 8 16\n.regs 8\nmov r0, %pixel.x\nexit\n", c, {true, &frag, {}});
+    for (uint64_t w = 0; w < 4; ++w) CHECK(frag.issue_cycles(w, 0).at(0) <= 1);
 }

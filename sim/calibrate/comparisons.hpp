@@ -107,6 +107,12 @@ struct Trace {
     simt::func::GlobalMemory memory;
 };
 
+// Replaces a compute trace's launch shape (1-D grid and block).
+inline void set_launch(Trace& t, uint32_t grid, uint32_t block) {
+    t.program.launch.grid = {grid, 1, 1};
+    t.program.launch.block = {block, 1, 1};
+}
+
 struct Row {
     std::string group, name, unit;
     double hw = 0, sim = 0;
@@ -163,6 +169,7 @@ struct Group {
 std::vector<Group> base_groups();      // latency, throughput, ipc, divergence, trip counts, strides, occupancy, seed
 std::vector<Group> extended_groups();  // loaded latency, streams, writes, gathers, atomics, transposes
 std::vector<Group> app_groups();       // apps, warp order and release, local memory (apps.cpp)
+std::vector<Group> dispatch_groups();  // block dispatch, one-element-per-thread streams, write streams (dispatch.cpp)
 std::vector<Group> all_groups();       // the three, in that order
 // Throws simt::Error for a name that is neither a group nor a set.
 void check_group_names(const std::vector<std::string>& names);

@@ -30,11 +30,6 @@ double delta(Context& c, Trace& t, const std::string& knob, uint64_t a, uint64_t
 double clock_hz(const Context& c) { return c.h200().clock_mhz * 1e6; }
 const double kThreads = 1056.0 * 256;  // the contention.cu launches: 8 blocks of 256 per SM
 
-void set_launch(Trace& t, uint32_t grid, uint32_t block) {
-    t.program.launch.grid = {grid, 1, 1};
-    t.program.launch.block = {block, 1, 1};
-}
-
 // ---- loaded latency: cycles per dependent load at W warps per SM
 void chases(Context& c) {
     for (int f : {0, 16, 64}) {

@@ -111,6 +111,7 @@ std::vector<Group> all_groups() {
     std::vector<Group> g = base_groups();
     for (auto& x : extended_groups()) g.push_back(x);
     for (auto& x : app_groups()) g.push_back(x);
+    for (auto& x : dispatch_groups()) g.push_back(x);
     return g;
 }
 
@@ -121,7 +122,7 @@ void check_group_names(const std::vector<std::string>& names) {
         if (!known) {
             std::string list;
             for (const Group& g : all) list += std::string(list.empty() ? "" : ", ") + g.name;
-            throw simt::Error({n, 0, 0}, "unknown comparison group (sets: base, extended, apps; groups: " + list + ")");
+            throw simt::Error({n, 0, 0}, "unknown comparison group (sets: base, extended, apps, dispatch; groups: " + list + ")");
         }
     }
 }

@@ -71,7 +71,8 @@ const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shar
                              "dram", "atomics", "stores", "carveout", "tex"};
 const KeyList kSlicesKeys = {"count", "sectors_per_cycle"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
-const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "row_miss_bytes",
+const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "row_miss_bytes", "write_row_miss_bytes",
+                           "write_row_bytes", "rmw_turnaround_bytes",
                            "bank_service_cycles", "load_window_cycles"};
 const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_ops_per_cycle", "l1_ops_per_cycle",
                               "shared_same_address_cycles"};
@@ -79,7 +80,7 @@ const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read"
 const KeyList kCarveoutKeys = {"unified_bytes", "steps_kb"};
 const KeyList kTexKeys = {"line_width", "line_height", "sector_width", "quads_per_cycle"};
 const KeyList kCacheKeys = {"size_bytes", "assoc", "line_bytes", "hit_latency"};
-const KeyList kLaunchKeys = {"block_launch_cycles", "kernel_launch_us"};
+const KeyList kLaunchKeys = {"block_launch_cycles", "block_dispatch_cycles", "kernel_launch_us"};
 
 bool pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 std::string num(uint64_t v) { return std::to_string(v); }
@@ -235,6 +236,10 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     m.dram.interleave_bytes = d.u32("interleave_bytes", 1, 1u << 20);
     m.dram.open_chunks = d.u32("open_chunks", 1, 1u << 24);
     m.dram.row_miss_bytes = d.number("row_miss_bytes", 0, false, 1u << 16);
+    m.dram.write_row_miss_bytes = d.number("write_row_miss_bytes", 0, false, 1u << 16);
+    if (d.has("write_row_bytes")) m.dram.write_row_bytes = d.u32("write_row_bytes", 0, 1u << 24);
+    if (d.has("rmw_turnaround_bytes"))
+        m.dram.rmw_turnaround_bytes = d.number("rmw_turnaround_bytes", 0, false, 1u << 16);
     m.dram.bank_service_cycles = d.number("bank_service_cycles", 0, false, 1e6);
     m.dram.load_window_cycles = d.u32("load_window_cycles", 1, 1u << 24);
     Section a = s.section("atomics", kAtomicsKeys);
@@ -290,6 +295,8 @@ GpuConfig read_config(Reader& r, const YAML::Node& doc) {
     Section launch = top.section("launch", kLaunchKeys);
     c.launch.block_launch_cycles = launch.u32("block_launch_cycles", 0, kMaxLatency);
     c.launch.kernel_launch_us = launch.number("kernel_launch_us", 0, false, 1e6);
+    if (launch.has("block_dispatch_cycles"))
+        c.launch.block_dispatch_cycles = launch.number("block_dispatch_cycles", 0, false, 1e4);
     return c;
 }
 

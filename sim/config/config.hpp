@@ -111,6 +111,9 @@ struct GpuConfig {
             uint32_t interleave_bytes = 256;    // consecutive bytes on one channel (one "row chunk")
             uint32_t open_chunks = 1;           // row chunks open GPU-wide (direct-mapped by chunk)
             double row_miss_bytes = 0;          // channel time to open a row chunk not open, in bytes of transfer
+            double write_row_miss_bytes = 0;    // the same for a write-back (activate + write recovery + precharge)
+            uint32_t write_row_bytes = 0;       // address span of one row of write-backs (0: one chunk)
+            double rmw_turnaround_bytes = 0;    // channel time of the read-write turnaround of an ECC read-modify-write
             double bank_service_cycles = 0;     // M/D/1 service time of the load term (0: off)
             uint32_t load_window_cycles = 1000; // averaging window of the channel utilisation
         } dram;
@@ -140,6 +143,7 @@ struct GpuConfig {
 
     struct Launch {
         uint32_t block_launch_cycles = 0;   // cycles before a new block's warps can issue
+        double block_dispatch_cycles = 0;   // GPU-wide cycles between two blocks handed to SMs (compute)
         double kernel_launch_us = 0;        // fixed overhead added to the reported time
     } launch;
 

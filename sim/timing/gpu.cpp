@@ -16,6 +16,7 @@
 #include "sim/timing/gpu.hpp"
 
 #include "sim/timing/context.hpp"
+#include "sim/timing/distributor.hpp"
 #include "sim/timing/sm.hpp"
 
 #include <algorithm>
@@ -28,7 +29,8 @@ public:
     Gpu(const GpuConfig& config, const isa::Program& program, func::GlobalMemory& memory, RunOptions options)
         : options_(std::move(options)),
           occupancy_(compute_occupancy(config, program)),
-          ctx_(config, program, memory, stats_, options_.observer) {
+          ctx_(config, program, memory, stats_, options_.observer),
+          distributor_(program.launch.mode == isa::LaunchDecl::Mode::Compute ? config.launch.block_dispatch_cycles : 0.0) {
         check_resident_memory(config, program, occupancy_);
         init_stats();
         uint32_t n = config.sm.count;
@@ -94,7 +96,7 @@ private:
             for (size_t k = 0; k < n && !placed; ++k) {
                 size_t i = (rr_ + k) % n;
                 if (!sms_[i]->fits()) continue;
-                sms_[i]->dispatch(next_block_++, t);
+                sms_[i]->dispatch(next_block_++, t, distributor_.hand_out(t));
                 rr_ = (i + 1) % n;
                 placed = true;
             }
@@ -164,6 +166,7 @@ private:
     Stats stats_;
     OccupancyStats occupancy_;
     Context ctx_;
+    BlockDistributor distributor_;
     std::vector<std::unique_ptr<Sm>> sms_;
     uint64_t total_blocks_ = 0;
     uint64_t next_block_ = 0;

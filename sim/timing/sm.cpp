@@ -32,7 +32,7 @@ void Sm::count_residency(uint64_t t, int delta) {
     resident_warps_ = uint32_t(int64_t(resident_warps_) + delta);
 }
 
-void Sm::dispatch(uint64_t block_index, uint64_t t) {
+void Sm::dispatch(uint64_t block_index, uint64_t t, uint64_t start) {
     res_.take_block();
 
     size_t bi = 0;
@@ -61,7 +61,7 @@ void Sm::dispatch(uint64_t block_index, uint64_t t) {
         w.fwarp = &fw;
         w.age = ctx_.next_age++;
         w.pc = fw.done() ? 0 : fw.next_pc();
-        w.launch_ready = t + ctx_.cfg.launch.block_launch_cycles;
+        w.launch_ready = start + ctx_.cfg.launch.block_launch_cycles;
         w.wake = t;
         w.sb = &scoreboards_[next_slot];
         w.sb->reset();

@@ -32,7 +32,7 @@ public:
     Sm& operator=(const Sm&) = delete;
 
     bool fits() const;                            // can one more block of the launch be dispatched?
-    void dispatch(uint64_t block_index, uint64_t t);
+    void dispatch(uint64_t block_index, uint64_t t, uint64_t start);
     // Ticks the sub-partitions whose next event has come (every one when `all`).
     void tick(uint64_t t, bool all);
     // Earliest next event of its sub-partitions (kept up to date by tick and

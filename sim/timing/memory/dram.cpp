@@ -20,17 +20,24 @@ Dram::Dram(const GpuConfig& c, MemoryStats& stats)
     double bytes_per_cycle = c.clock_mhz > 0 ? c.memory.dram_bandwidth_gbs * 1e9 / (c.clock_mhz * 1e6) : 0.0;
     if (bytes_per_cycle > 0) cycles_per_byte_ = double(channels_.size()) / bytes_per_cycle;
     row_miss_cycles_ = c.memory.dram.row_miss_bytes * cycles_per_byte_;
+    write_row_miss_cycles_ = c.memory.dram.write_row_miss_bytes * cycles_per_byte_;
+    turnaround_cycles_ = c.memory.dram.rmw_turnaround_bytes * cycles_per_byte_;
+    write_row_ = std::max<uint64_t>(c.memory.dram.write_row_bytes, interleave_);
     open_.assign(std::max(c.memory.dram.open_chunks, 1u), ~0ull);
+    open_write_ = open_;
 }
 
-Dram::Channel& Dram::route(uint64_t addr, uint32_t bytes, double& cost) {
-    uint64_t chunk = addr / interleave_;
+Dram::Channel& Dram::route(uint64_t addr, uint32_t bytes, bool write, double& cost) {
+    const uint64_t chunk = addr / interleave_;
     Channel& ch = channels_.size() == 1 ? channels_[0] : channels_[mix_bits(chunk) % channels_.size()];
-    uint64_t& slot = open_[chunk % open_.size()];
+    // Reads open row chunks; write-backs are drained in batches by rows of write_row_bytes.
+    const uint64_t row = write ? addr / write_row_ : chunk;
+    std::vector<uint64_t>& open = write ? open_write_ : open_;
+    uint64_t& slot = open[row % open.size()];
     cost = bytes * cycles_per_byte_;
-    if (slot != chunk) {
-        slot = chunk;
-        cost += row_miss_cycles_;
+    if (slot != row) {
+        slot = row;
+        cost += write ? write_row_miss_cycles_ : row_miss_cycles_;
         ++stats_.dram_row_misses;
     }
     return ch;
@@ -50,7 +57,7 @@ uint64_t Dram::load_term(uint64_t t, double busy) {
 
 uint64_t Dram::read(uint64_t t, uint64_t addr, uint32_t bytes, uint64_t req) {
     double cost = 0;
-    Channel& ch = route(addr, bytes, cost);
+    Channel& ch = route(addr, bytes, false, cost);
     uint64_t queue = ch.bus.take(t, req, cost);
     uint64_t wait = load_term(t, cost);  // the mean wait at this load, of which the backlog is part
     uint64_t load = wait > queue ? wait - queue : 0;
@@ -59,9 +66,17 @@ uint64_t Dram::read(uint64_t t, uint64_t addr, uint32_t bytes, uint64_t req) {
     return t + latency_ + queue + load;
 }
 
+void Dram::read_back(uint64_t t, uint64_t addr, uint32_t bytes, bool turnaround) {
+    double cost = 0;
+    Channel& ch = route(addr, bytes, false, cost);
+    if (turnaround) cost += turnaround_cycles_;
+    ch.bus.free_at = std::max(ch.bus.free_at, double(t)) + cost;
+    load_term(t, cost);
+}
+
 uint64_t Dram::write(uint64_t t, uint64_t addr, uint32_t bytes) {
     double cost = 0;
-    Channel& ch = route(addr, bytes, cost);
+    Channel& ch = route(addr, bytes, true, cost);
     ch.bus.free_at = std::max(ch.bus.free_at, double(t)) + cost;
     load_term(t, cost);
     return uint64_t(std::ceil(ch.bus.free_at));

@@ -9,6 +9,15 @@
 // even when warps walking one stream drift apart).
 // So sparse access (one sector per line) pays the opening for fewer bytes and
 // streams reach less than the nominal rate, as the H200 shows (calib §6).
+// Write-backs are drained apart from the reads (a controller batches writes by
+// row), so they keep their own table of open rows, of dram.write_row_bytes of
+// address space each, and pay dram.write_row_miss_bytes to open one (activation,
+// write recovery tWR, precharge). The L2 evicts a stream's lines out of address
+// order, so a row of several chunks is what keeps a write stream near the read
+// rate (stream_write 4.2-4.3 TB/s) while scattered stores open a row each. The
+// read of an ECC read-modify-write (a partial sector) also turns the channel
+// around, read to write and back: dram.rmw_turnaround_bytes (strided_write
+// stride 32, scatter_dram).
 //
 // A read at t is back at t + dram_latency + queueing + load term. Queueing is
 // per warp request (server.hpp). The load term models the random bank
@@ -42,22 +51,28 @@ public:
     // A write of `bytes` at `addr` at t (a write-back): occupies its channel; returns the
     // cycle it has been written (queueing included).
     uint64_t write(uint64_t t, uint64_t addr, uint32_t bytes);
+    // The read of a read-modify-write at t: occupies the channel like a read (no data returned to an SM),
+    // plus the turnaround from reading to writing and back (dram.rmw_turnaround_bytes).
+    void read_back(uint64_t t, uint64_t addr, uint32_t bytes, bool turnaround);
     double utilisation() const { return rho_; }
 
 private:
     struct Channel {
         RateServer bus;
     };
-    // The channel of addr and the cycles it occupies it (opening its chunk if needed).
-    Channel& route(uint64_t addr, uint32_t bytes, double& cost);
+    // The channel of addr and the cycles it occupies it (opening its chunk if needed, in the
+    // table of reads or of write-backs).
+    Channel& route(uint64_t addr, uint32_t bytes, bool write, double& cost);
     uint64_t load_term(uint64_t t, double busy);
 
     MemoryStats& stats_;
     std::vector<Channel> channels_;
-    std::vector<uint64_t> open_;    // open chunks, direct-mapped by chunk (GPU-wide)
+    std::vector<uint64_t> open_;        // open chunks of the reads, direct-mapped by chunk (GPU-wide)
+    std::vector<uint64_t> open_write_;  // the same for the write-backs
     uint32_t interleave_, latency_;
     double cycles_per_byte_ = 0;    // per channel
-    double row_miss_cycles_ = 0;
+    double row_miss_cycles_ = 0, write_row_miss_cycles_ = 0, turnaround_cycles_ = 0;
+    uint64_t write_row_ = 0;        // bytes of address space one batch of write-backs opens
     double service_, window_;
     double level_ = 0, rho_ = 0;    // exponentially averaged busy cycles per channel
     uint64_t last_ = 0;

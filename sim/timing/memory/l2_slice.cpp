@@ -34,19 +34,29 @@ uint64_t L2Slice::enter(uint64_t t, uint64_t req, double cost) {
     return t + delay;
 }
 
+// DRAM moves whole bursts of memory.dram_fetch_bytes: each aligned piece holding dirty sectors
+// is written as one burst (and first read, when one of its dirty sectors holds only some of its
+// bytes: the ECC read-modify-write, which also turns the channel around once per eviction).
+// The byte counters count the dirty sectors, as Nsight Compute's dram__bytes do.
 uint64_t L2Slice::write_back(uint64_t t, const Eviction& ev) {
-    uint64_t line = xbar_.line_of(index_, ev.line);
+    const uint64_t line = xbar_.line_of(index_, ev.line);
+    const uint32_t piece_mask = (1u << fetch_sectors_) - 1;
+    const uint32_t partial = rmw_ ? ev.partial & ev.dirty : 0;
     uint64_t done = t;
-    for (uint32_t m = ev.dirty; m; m &= m - 1) {
-        uint32_t s = uint32_t(std::countr_zero(m));
-        uint64_t addr = (line * spl_ + s) * sector_bytes_;
-        if (rmw_ && (ev.partial >> s & 1)) {
-            dram_.write(t, addr, sector_bytes_);  // the read of the read-modify-write occupies the channel too
-            stats_.dram_read_bytes += sector_bytes_;
-            ++stats_.dram_rmw_sectors;
+    bool turned = false;
+    for (uint32_t first = 0; first < spl_; first += fetch_sectors_) {
+        const uint32_t dirty = ev.dirty >> first & piece_mask;
+        if (!dirty) continue;
+        const uint64_t addr = (line * spl_ + first) * sector_bytes_;
+        const uint32_t bytes = fetch_sectors_ * sector_bytes_;
+        if (const uint32_t p = partial >> first & piece_mask) {
+            dram_.read_back(t, addr, bytes, !turned);
+            turned = true;
+            stats_.dram_read_bytes += uint64_t(std::popcount(p)) * sector_bytes_;
+            stats_.dram_rmw_sectors += uint64_t(std::popcount(p));
         }
-        done = std::max(done, dram_.write(t, addr, sector_bytes_));
-        stats_.dram_write_bytes += sector_bytes_;
+        done = std::max(done, dram_.write(t, addr, bytes));
+        stats_.dram_write_bytes += uint64_t(std::popcount(dirty)) * sector_bytes_;
     }
     return done;
 }
