@@ -1,8 +1,9 @@
 // apps.cpp: the app-like kernels, local memory and warp-order / warp-release experiments of the
 // extended set (calib/kernels/apps.cu and contention.cu's local-memory kernels; results in
 // calib_h200_ext.csv). Kernel times are compared whole (the CUDA event time includes the launch,
-// as the simulator's time does with launch.kernel_launch_us); a twin that runs a fraction 1/f of
-// the CUDA grid (noted in its header) is compared at f times its execution time plus the launch.
+// as the simulator's time does with launch.kernel_launch_us); twins whose trace samples the grid
+// for quick runs are run here on the CUDA launch's whole grid (the distributor's ramp and the tail
+// do not scale with a sample).
 // Per-warp distributions come from an observer of warp dispatch and retire (the CUDA kernels read
 // clock64() at the start and end of each warp's work: the same span up to a few cycles).
 #include "sim/calibrate/comparisons.hpp"
@@ -81,12 +82,16 @@ double scaled_us(const Stats& s, double fraction) {
     return double(s.cycles) / s.clock_mhz * fraction + s.kernel_launch_us;
 }
 
-void app_time(Context& c, const char* kernel, const char* param, double fraction, Uniforms u = {},
+// A twin run on the CUDA launch's whole grid (`grid` replaces the trace's, whose default is a
+// sample for quick runs): the block distributor's ramp and the slowest warps' tail are part of
+// the kernel time, so a sample scaled up would not be.
+void app_time(Context& c, const char* kernel, const char* param, simt::isa::Dim3 grid, Uniforms u = {},
               double to_unit = 1.0) {
     if (!c.wants(kernel)) return;
     Trace t(c.trace(kernel));
+    t.program.launch.grid = grid;
     Stats s = t.run(c.h200(), u);
-    c.add("apps", kernel, param, scaled_us(s, fraction) * to_unit, to_unit == 1.0 ? "us" : "ms");
+    c.add("apps", kernel, param, scaled_us(s, 1) * to_unit, to_unit == 1.0 ? "us" : "ms");
     compare_states(c, kernel, s);
 }
 
@@ -103,10 +108,10 @@ void sgemm(Context& c) {
 }
 
 void apps(Context& c) {
-    app_time(c, "saxpy", "us", 1);
-    app_time(c, "stencil5", "us", 4);      // a quarter of the rows
-    app_time(c, "scan_block", "us", 16);   // 1024 of the 16384 blocks
-    app_time(c, "bitonic_step", "us", 1);
+    app_time(c, "saxpy", "us", {65536, 1, 1});
+    app_time(c, "stencil5", "us", {128, 512, 1});   // the trace samples a quarter of the rows
+    app_time(c, "scan_block", "us", {16384, 1, 1}); // the trace samples 1024 of the 16384 blocks
+    app_time(c, "bitonic_step", "us", {65536, 1, 1});
     sgemm(c);
 }
 
@@ -118,15 +123,20 @@ void warp_rows(Context& c, const char* kernel, const std::string& prefix, const 
 }
 
 void divergent_apps(Context& c) {
-    // raymarch samples every 4th row of tiles (ystep); spmv runs 1/8 of the rows, but its time is
-    // its slowest warps' (rows of up to 4096 entries): compared as is.
-    const std::pair<const char*, double> ks[] = {{"raymarch", 4.0}, {"spmv_powerlaw", 1.0}};
-    for (const auto& [k, fraction] : ks) {
+    // raymarch runs the whole image (the trace samples every 4th row of tiles: ystep); spmv runs
+    // 1/8 of the rows, but its time is its slowest warps' (rows of up to 4096 entries): as is.
+    const char* ks[] = {"raymarch", "spmv_powerlaw"};
+    for (const char* k : ks) {
         if (!c.wants(k)) continue;
         Trace t(c.trace(k));
+        Uniforms u;
+        if (std::string(k) == "raymarch") {
+            t.program.launch.grid = {128, 256, 1};
+            u = {"ystep=1"};
+        }
         Lifetimes l;
-        Stats s = t.run(c.h200(), {}, &l);
-        c.add("apps", k, "us", scaled_us(s, fraction), "us");
+        Stats s = t.run(c.h200(), u, &l);
+        c.add("apps", k, "us", scaled_us(s, 1), "us");
         warp_rows(c, k, "warp_", l);
         compare_states(c, k, s);
     }
