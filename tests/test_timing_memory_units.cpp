@@ -286,3 +286,31 @@ TEST_CASE("memory units: write-backs open rows of write_row_bytes, apart from th
     CHECK(dram.write(14, 64, 64) == 14 + 1 + 1);
     CHECK(stats.dram_row_misses == 3);
 }
+
+TEST_CASE("memory units: DRAM latency spreads geometrically around the configured mean", "[timing][memory]") {
+    GpuConfig c = small_config();  // DRAM 500, 64 B per cycle
+    c.memory.dram.latency_spread_cycles = 8;
+    c.memory.dram.interleave_bytes = 256;
+    MemoryStats stats;
+    Dram dram(c, stats);
+    // Isolated reads (1000 cycles apart: no queueing) of distinct chunks: 492 + 8 k, P(k) = 2^-(k+1).
+    const int n = 20000;
+    double sum = 0;
+    std::map<uint64_t, int> count;
+    for (int i = 0; i < n; ++i) {
+        const uint64_t t = uint64_t(i) * 1000;
+        const uint64_t lat = dram.read(t, uint64_t(i) * 256, 64, uint64_t(i) + 1) - t;
+        REQUIRE(lat >= 492);
+        REQUIRE((lat - 492) % 8 == 0);
+        sum += double(lat);
+        ++count[(lat - 492) / 8];
+    }
+    CHECK(sum / n == Approx(500).margin(0.3));                  // the mean stays dram_latency
+    CHECK(double(count[0]) / n == Approx(0.5).margin(0.02));
+    CHECK(double(count[1]) / n == Approx(0.25).margin(0.02));
+    // Pieces of one request in one chunk share their spread.
+    MemoryStats s2;
+    Dram d2(c, s2);
+    const uint64_t a = d2.read(0, 4096, 32, 7), b = d2.read(0, 4096 + 32, 32, 7);
+    CHECK(b == a + 0);  // same request: no queueing between its pieces, same spread
+}

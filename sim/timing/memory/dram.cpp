@@ -2,19 +2,22 @@
 #include "sim/timing/memory/dram.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace simt::timing {
 
 namespace {
 constexpr double kMaxRho = 0.9;  // caps the M/D/1 wait at 4.5 service times
+constexpr uint64_t kMaxSpreadSteps = 12;
 }  // namespace
 
 Dram::Dram(const GpuConfig& c, MemoryStats& stats)
     : stats_(stats),
       channels_(std::max(c.memory.dram.channels, 1u)),
       interleave_(std::max(c.memory.dram.interleave_bytes, 1u)),
-      latency_(c.memory.dram_latency),
+      latency_(c.memory.dram_latency - std::min(c.memory.dram_latency, c.memory.dram.latency_spread_cycles)),
+      spread_step_(std::min(c.memory.dram_latency, c.memory.dram.latency_spread_cycles)),
       service_(c.memory.dram.bank_service_cycles),
       window_(std::max(c.memory.dram.load_window_cycles, 1u)) {
     double bytes_per_cycle = c.clock_mhz > 0 ? c.memory.dram_bandwidth_gbs * 1e9 / (c.clock_mhz * 1e6) : 0.0;
@@ -55,6 +58,15 @@ uint64_t Dram::load_term(uint64_t t, double busy) {
     return uint64_t(std::lround(service_ * rho_ / (2.0 * (1.0 - rho_))));
 }
 
+// The access's own share of the latency spread: spread_step_ x k with probability 2^-(k+1) (the
+// trailing zeros of a hash of its chunk and request), mean spread_step_, at most kMaxSpreadSteps.
+// The pieces of one request in one chunk share it (one row, one bank).
+uint64_t Dram::spread(uint64_t addr, uint64_t req) const {
+    if (spread_step_ == 0) return 0;
+    const uint64_t h = mix_bits((addr / interleave_) * 0x9e3779b97f4a7c15ull ^ mix_bits(req + 1));
+    return spread_step_ * std::min<uint64_t>(uint64_t(std::countr_zero(h | (1ull << kMaxSpreadSteps))), kMaxSpreadSteps);
+}
+
 uint64_t Dram::read(uint64_t t, uint64_t addr, uint32_t bytes, uint64_t req) {
     double cost = 0;
     Channel& ch = route(addr, bytes, false, cost);
@@ -63,7 +75,7 @@ uint64_t Dram::read(uint64_t t, uint64_t addr, uint32_t bytes, uint64_t req) {
     uint64_t load = wait > queue ? wait - queue : 0;
     stats_.dram_queue_cycles += queue;
     stats_.dram_load_cycles += load;
-    return t + latency_ + queue + load;
+    return t + latency_ + spread(addr, req) + queue + load;
 }
 
 void Dram::read_back(uint64_t t, uint64_t addr, uint32_t bytes, bool turnaround) {

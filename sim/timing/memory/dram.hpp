@@ -19,7 +19,15 @@
 // around, read to write and back: dram.rmw_turnaround_bytes (strided_write
 // stride 32, scatter_dram).
 //
-// A read at t is back at t + dram_latency + queueing + load term. Queueing is
+// Latency spread: an access's latency varies with the state of its bank (row hit, row miss,
+// a conflict with the requests queued there). Each access to a chunk draws a deterministic
+// geometric share, dram.latency_spread_cycles x k with probability 2^-(k+1), so the mean stays
+// the configured dram_latency (a dependent chase measures the mean) while a warp waiting for
+// several lines waits for the slowest: the H200 serves a burst of 8 independent lines per
+// warp in ~970 cycles where one dependent line takes 720 (calib stream_read at 4-8 warps),
+// and a gather of 32 lines per warp load waits longer still.
+//
+// A read at t is back at t + dram_latency (minus the mean spread) + its spread + queueing + load term. Queueing is
 // per warp request (server.hpp). The load term models the random bank
 // conflicts that make a dependent load slower when many are in flight, below
 // saturation, as an M/D/1 queue: wait = S rho / (2 (1 - rho)), S =
@@ -64,12 +72,13 @@ private:
     // table of reads or of write-backs).
     Channel& route(uint64_t addr, uint32_t bytes, bool write, double& cost);
     uint64_t load_term(uint64_t t, double busy);
+    uint64_t spread(uint64_t addr, uint64_t req) const;
 
     MemoryStats& stats_;
     std::vector<Channel> channels_;
     std::vector<uint64_t> open_;        // open chunks of the reads, direct-mapped by chunk (GPU-wide)
     std::vector<uint64_t> open_write_;  // the same for the write-backs
-    uint32_t interleave_, latency_;
+    uint32_t interleave_, latency_, spread_step_;
     double cycles_per_byte_ = 0;    // per channel
     double row_miss_cycles_ = 0, write_row_miss_cycles_ = 0, turnaround_cycles_ = 0;
     uint64_t write_row_ = 0;        // bytes of address space one batch of write-backs opens
