@@ -21,6 +21,7 @@ std::vector<std::pair<const char*, std::unique_ptr<Policy>>> all_policies() {
     v.emplace_back("gto", make_gto_policy());
     v.emplace_back("two_level", make_two_level_policy(3));
     v.emplace_back("gty", make_gty_policy());
+    v.emplace_back("gtb", make_gtb_policy());
     return v;
 }
 
@@ -28,12 +29,13 @@ std::unique_ptr<Policy> make_named(const std::string& name) {
     if (name == "lrr") return make_lrr_policy();
     if (name == "gto") return make_gto_policy();
     if (name == "gty") return make_gty_policy();
+    if (name == "gtb") return make_gtb_policy();
     return make_two_level_policy(3);
 }
 
 std::vector<WarpView> warps(int n) {
     std::vector<WarpView> v(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) v[size_t(i)] = WarpView{true, uint32_t(i * 4), uint64_t(100 + i), 0, true, false};
+    for (int i = 0; i < n; ++i) v[size_t(i)] = WarpView{true, uint32_t(i * 4), uint64_t(100 + i), 0, 0, true, false};
     return v;
 }
 
@@ -195,4 +197,22 @@ TEST_CASE("policy: make_policy follows the config", "[timing][policy]") {
     CHECK(make_policy({SchedPolicy::Gto, 4})->name() == "gto");
     CHECK(make_policy({SchedPolicy::TwoLevel, 4})->name() == "two_level");
     CHECK(make_policy({SchedPolicy::Gty, 4})->name() == "gty");
+}
+
+TEST_CASE("policy: gtb keeps the last warp while it is eligible, then the oldest block's youngest warp", "[timing][policy]") {
+    auto v = warps(4);  // ages 100..103
+    v[0].block = v[1].block = 7;  // warps 0, 1: the older block
+    v[2].block = v[3].block = 8;
+    auto gtb = make_gtb_policy();
+    CHECK(gtb->pick(v, 0) == 1);  // the older block's youngest
+    v[1].eligible = false;
+    auto g2 = make_gtb_policy();
+    CHECK(g2->pick(v, 1) == 0);
+    v[1].eligible = true;
+    CHECK(g2->pick(v, 2) == 0);  // greedy: still warp 0
+    v[0].eligible = false;
+    CHECK(g2->pick(v, 3) == 1);
+    v[1].eligible = false;
+    CHECK(g2->pick(v, 4) == 3);  // then the younger block's youngest
+    CHECK(g2->pick_mask(0b0100, v, 5) == 2);
 }

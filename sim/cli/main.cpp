@@ -106,7 +106,7 @@ bool parse_args(int argc, char** argv, Options& o) {
          "override a config value, e.g. --set sm.sub_partitions=2 --set scheduler.policy=gto (repeatable)")
         ("uniform,u", po::value(&o.uniforms)->composing(),
          "set a .uniform of the trace, e.g. --uniform sx=2 (repeatable): sweep without editing the trace")
-        ("policy", po::value<std::string>(), "scheduler policy: lrr, gto, gty or two_level (same as --set scheduler.policy=...)")
+        ("policy", po::value<std::string>(), "scheduler policy: lrr, gto, gty, gtb or two_level (same as --set scheduler.policy=...)")
         ("json", po::value(&o.json_path), "write the report as JSON to FILE ('-' for stdout, which replaces the text report)")
         ("csv", po::value(&o.csv_path), "write the per-instruction table (issued, lanes, stall cycles by reason) as CSV to FILE ('-' for stdout)")
         ("timeline", po::value(&o.timeline_path), "write every warp's state over time (run-length encoded CSV) to FILE, for simt-viz")

@@ -56,7 +56,7 @@ const KeyList kSmKeys = {"count", "sub_partitions", "max_warps", "max_blocks",
                          "shared_reserved_per_block", "warp_release"};
 const KeyList kWarpReleaseNames = {"block", "slot", "slot_and_registers"};  // WarpRelease order
 const KeyList kSchedulerKeys = {"policy", "active_set"};
-const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty"};   // SchedPolicy order
+const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty", "gtb"};   // SchedPolicy order
 const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache", "read_queue_cycles",
                                "read_ahead"};
 const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd",
@@ -553,6 +553,7 @@ const char* policy_name(SchedPolicy p) {
         case SchedPolicy::Gto: return "gto";
         case SchedPolicy::TwoLevel: return "two_level";
         case SchedPolicy::Gty: return "gty";
+        case SchedPolicy::Gtb: return "gtb";
     }
     return "?";
 }

@@ -14,7 +14,7 @@
 
 namespace simt {
 
-enum class SchedPolicy : uint8_t { Lrr, Gto, TwoLevel, Gty };
+enum class SchedPolicy : uint8_t { Lrr, Gto, TwoLevel, Gty, Gtb };
 // What a warp that exits gives back before its block ends (sm.warp_release):
 // nothing (block: all at the block's end), its warp slot, or its slot and registers.
 enum class WarpRelease : uint8_t { Block, Slot, SlotAndRegisters };

@@ -35,7 +35,7 @@ SubPartition::SubPartition(Sm& sm, uint32_t index, Context& ctx)
 void SubPartition::add(TWarp* w) {
     uint32_t i = w->lslot;
     warp_[i] = w;
-    view_[i] = WarpView{true, w->id.slot, w->age, 0, false, false};
+    view_[i] = WarpView{true, w->id.slot, w->age, w->id.block, 0, false, false};
     resident_ |= 1ull << i;
     views_used_ = std::max(views_used_, i + 1);
     block(i, w->wake);

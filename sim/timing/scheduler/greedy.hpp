@@ -1,6 +1,7 @@
 // greedy.hpp: the greedy policies. Each keeps issuing from the warp it issued last while that
-// warp is eligible; otherwise it picks by dispatch age: the oldest (smallest age: gto.cpp) or
-// the youngest (largest age: gty.cpp). One implementation, the age order a template argument.
+// warp is eligible; otherwise it picks the eligible warp of the smallest rank: the oldest
+// (rank = age: gto.cpp), the youngest (gty.cpp), or the youngest warp of the oldest block
+// (gtb.cpp). One implementation, the rank a template argument.
 #pragma once
 
 #include "sim/timing/scheduler/policy.hpp"
@@ -9,8 +10,8 @@
 
 namespace simt::timing {
 
-// Prefer(a, b): is age a preferred to age b? (std::less: oldest first; std::greater: youngest.)
-template <class Prefer>
+// Rank{}(view): the warp's priority when the greedy warp cannot issue; the smallest rank wins.
+template <class Rank>
 class Greedy : public Policy {
 public:
     int pick(std::span<const WarpView> warps, uint64_t) override {
@@ -18,7 +19,7 @@ public:
         for (int i = 0; i < int(warps.size()); ++i) {
             if (!warps[i].eligible) continue;
             if (has_last_ && warps[i].age == last_age_) return i;
-            if (best < 0 || Prefer{}(warps[i].age, warps[best].age)) best = i;
+            if (best < 0 || Rank{}(warps[i]) < Rank{}(warps[best])) best = i;
         }
         if (best >= 0) { last_age_ = warps[best].age; has_last_ = true; }
         return best;
@@ -38,26 +39,38 @@ public:
                 }
             }
         }
-        // The preferred eligible warp (no branch on the ages: they are hard to predict).
+        // The preferred eligible warp (no branch on the ranks: they are hard to predict).
         int pick = std::countr_zero(eligible);
-        uint64_t best = warps[pick].age;
+        uint64_t best = Rank{}(warps[pick]);
         for (uint64_t m = eligible & (eligible - 1); m; m &= m - 1) {
             const int i = std::countr_zero(m);
-            const uint64_t a = warps[i].age;
-            const bool better = Prefer{}(a, best);
-            best = better ? a : best;
+            const uint64_t r = Rank{}(warps[i]);
+            const bool better = r < best;
+            best = better ? r : best;
             pick = better ? i : pick;
         }
-        last_age_ = best;
+        last_age_ = warps[pick].age;
         has_last_ = true;
         hint_ = uint32_t(pick);
         return pick;
     }
 
 private:
-    uint64_t last_age_ = 0;
+    uint64_t last_age_ = 0;  // the greedy warp
     bool has_last_ = false;
     uint32_t hint_ = 0;  // pick_mask: where the warp of last_age_ was last seen
+};
+
+// The ranks of the three greedy policies.
+struct OldestFirst {
+    uint64_t operator()(const WarpView& w) const { return w.age; }
+};
+struct YoungestFirst {
+    uint64_t operator()(const WarpView& w) const { return ~w.age; }
+};
+// The oldest block first (blocks are dispatched in launch order), its youngest warp first.
+struct OldestBlockYoungestWarp {
+    uint64_t operator()(const WarpView& w) const { return w.block << 32 | (0xffffffffull - (w.age & 0xffffffffull)); }
 };
 
 }  // namespace simt::timing

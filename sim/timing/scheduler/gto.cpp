@@ -9,7 +9,7 @@ namespace simt::timing {
 
 namespace {
 
-class Gto final : public Greedy<std::less<uint64_t>> {
+class Gto final : public Greedy<OldestFirst> {
 public:
     std::string_view name() const override { return "gto"; }
 };

@@ -13,7 +13,7 @@ namespace simt::timing {
 
 namespace {
 
-class Gty final : public Greedy<std::greater<uint64_t>> {
+class Gty final : public Greedy<YoungestFirst> {
 public:
     std::string_view name() const override { return "gty"; }
 };

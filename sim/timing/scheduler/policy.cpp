@@ -16,6 +16,7 @@ std::unique_ptr<Policy> make_policy(const GpuConfig::Scheduler& spec) {
         case SchedPolicy::Gto: return make_gto_policy();
         case SchedPolicy::TwoLevel: return make_two_level_policy(spec.active_set);
         case SchedPolicy::Gty: return make_gty_policy();
+        case SchedPolicy::Gtb: return make_gtb_policy();
     }
     return make_gto_policy();
 }

@@ -37,6 +37,7 @@ struct WarpView {
     bool resident = false;    // false: a free slot (ignore the other fields)
     uint32_t slot = 0;        // warp slot in the SM (views come in increasing slot order)
     uint64_t age = 0;         // dispatch sequence number: unique, smaller = older
+    uint64_t block = 0;       // its block's launch index (blocks are dispatched in that order)
     uint64_t last_issue = 0;  // cycle of its last issue + 1 (0 = never issued)
     bool eligible = false;    // may issue this cycle
     bool long_wait = false;   // waiting on a long-latency event (long scoreboard, barrier, drain)
@@ -58,6 +59,7 @@ std::unique_ptr<Policy> make_lrr_policy();
 std::unique_ptr<Policy> make_gto_policy();
 std::unique_ptr<Policy> make_two_level_policy(uint32_t active_set);
 std::unique_ptr<Policy> make_gty_policy();
+std::unique_ptr<Policy> make_gtb_policy();
 std::unique_ptr<Policy> make_policy(const GpuConfig::Scheduler& spec);
 
 }  // namespace simt::timing

@@ -1,0 +1,78 @@
+// latdist.cu: the distribution of single load latencies, and what a warp waiting for 32 lines pays.
+// One warp on one SM chases a random ring (buf[i] = next index, a random permutation of lines):
+//  - single: lane 0 loads one line per hop; clock64() around each hop (load + first use) gives the
+//    latency of every access: percentiles, mean.
+//  - gather32: every lane chases its own ring position (32 distinct random lines per hop); each hop
+//    waits for the slowest lane: the mean hop time against single's mean is the cost of the spread.
+// Spans: 16 MB warmed in L2 (ld.cg), 1 GB cold lines (each line visited once: DRAM).
+// Leaves out: load from other SMs (an idle GPU: this is the unloaded spread).
+#include "common.cuh"
+
+__global__ void chase_dist(const unsigned* __restrict__ buf, unsigned start, int hops, int lanes, long long* out) {
+  unsigned lane = threadIdx.x;
+  unsigned idx = start + lane * 7919u * 32u;
+  idx = buf[(size_t)(idx % (1u << 30) / 4) & ~31u] & ~31u;  // a first step to spread the lanes
+  for (int h = 0; h < hops; ++h) {
+    long long t0 = clock64();
+    unsigned v = idx;
+    if (lane < (unsigned)lanes) v = __ldcg(buf + idx);
+    v = __shfl_sync(0xffffffffu, v, 0) ^ v ^ __shfl_sync(0xffffffffu, v, 0);  // the warp waits for every lane
+    long long t1 = clock64();
+    if (lane == 0) out[h] = t1 - t0;
+    idx = v & ~31u;
+  }
+}
+
+static void stats(const char* name, const char* span, std::vector<long long> v, int lanes) {
+  std::sort(v.begin(), v.end());
+  double mean = 0;
+  for (auto x : v) mean += double(x);
+  mean /= double(v.size());
+  auto q = [&](double p) { return double(v[std::min(v.size() - 1, size_t(p * (v.size() - 1)))]); };
+  const char* ps[] = {"p10", "p25", "p50", "p75", "p90", "p99"};
+  const double qs[] = {0.10, 0.25, 0.50, 0.75, 0.90, 0.99};
+  for (int i = 0; i < 6; ++i)
+    row(name, fmt("%s_%s", span, ps[i]), q(qs[i]), "cycles",
+        fmt("kernel=chase_dist;%d lane(s) per hop;%zu hops;clock64 around load + use", lanes, v.size()));
+  row(name, fmt("%s_mean", span), mean, "cycles", fmt("kernel=chase_dist;%d lane(s) per hop", lanes));
+}
+
+int main() {
+  const size_t bytes = size_t(1) << 30;
+  const size_t n = bytes / 4;
+  std::vector<unsigned> h(n);
+  // A random permutation of the 2^23 lines of 1 GB; buf[line*32 + k] = next line * 32 (any k).
+  const size_t lines = n / 32;
+  std::vector<unsigned> perm(lines);
+  for (size_t i = 0; i < lines; ++i) perm[i] = unsigned(i);
+  unsigned long long s = 88172645463325252ull;
+  for (size_t i = lines - 1; i > 0; --i) {
+    s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+    std::swap(perm[i], perm[s % (i + 1)]);
+  }
+  for (size_t i = 0; i < lines; ++i) {
+    unsigned nxt = perm[(i + 1) % lines];
+    for (int k = 0; k < 32; ++k) h[perm[i] * 32 + k] = nxt * 32;
+  }
+  unsigned* buf;
+  long long* out;
+  const int hops = 4096;
+  CK(cudaMalloc(&buf, bytes));
+  CK(cudaMalloc(&out, hops * sizeof(long long)));
+  CK(cudaMemcpy(buf, h.data(), bytes, cudaMemcpyHostToDevice));
+  std::vector<long long> r(hops);
+  for (int lanes : {1, 32}) {
+    const char* name = lanes == 1 ? "lat_single" : "lat_gather32";
+    // DRAM: a fresh part of the ring each time (cold lines).
+    chase_dist<<<1, 32>>>(buf, unsigned(perm[12345] * 32), hops, lanes, out);
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(r.data(), out, hops * sizeof(long long), cudaMemcpyDeviceToHost));
+    stats(name, "dram1GB", r, lanes);
+    // L2: the same hops again (those lines are now in L2).
+    chase_dist<<<1, 32>>>(buf, unsigned(perm[12345] * 32), hops, lanes, out);
+    CK(cudaDeviceSynchronize());
+    CK(cudaMemcpy(r.data(), out, hops * sizeof(long long), cudaMemcpyDeviceToHost));
+    stats(name, "l2warm", r, lanes);
+  }
+  return 0;
+}
