@@ -7,6 +7,7 @@
 // Per-warp distributions come from an observer of warp dispatch and retire (the CUDA kernels read
 // clock64() at the start and end of each warp's work: the same span up to a few cycles).
 #include "sim/calibrate/comparisons.hpp"
+#include "sim/calibrate/lifetimes.hpp"
 
 #include <algorithm>
 
@@ -15,67 +16,6 @@ namespace {
 
 using simt::timing::Stats;
 using simt::timing::WarpId;
-
-// Warp and block lifetimes of one run.
-class Lifetimes : public simt::timing::Observer {
-public:
-    struct Warp {
-        uint64_t start = 0, end = 0;
-        uint32_t sm = 0, slot = 0;
-    };
-    void on_warp_dispatched(uint64_t cycle, const WarpId& id) override {
-        warps_[id.warp] = Warp{cycle, cycle, id.sm, id.slot};
-    }
-    void on_warp_retired(uint64_t cycle, const WarpId& id) override { warps_[id.warp].end = cycle; }
-    void on_block_dispatched(uint64_t cycle, uint64_t, uint32_t sm) override { blocks_.push_back({sm, cycle, 1}); }
-    void on_block_retired(uint64_t cycle, uint64_t, uint32_t sm) override { blocks_.push_back({sm, cycle, -1}); }
-
-    std::vector<double> durations() const {
-        std::vector<double> d;
-        for (const auto& [id, w] : warps_) d.push_back(double(w.end - w.start));
-        return d;
-    }
-    // End of each warp after the first start on its SM, by SM, in slot order.
-    std::map<uint32_t, std::vector<std::pair<uint32_t, double>>> ends_by_sm() const {
-        std::map<uint32_t, uint64_t> first;
-        for (const auto& [id, w] : warps_)
-            if (!first.count(w.sm) || w.start < first[w.sm]) first[w.sm] = w.start;
-        std::map<uint32_t, std::vector<std::pair<uint32_t, double>>> by;
-        for (const auto& [id, w] : warps_) by[w.sm].push_back({w.slot, double(w.end - first[w.sm])});
-        for (auto& [sm, v] : by) std::sort(v.begin(), v.end());
-        return by;
-    }
-    // The most blocks resident at once on one SM (median over SMs).
-    double max_blocks_per_sm() const {
-        std::map<uint32_t, std::vector<std::pair<uint64_t, int>>> ev;
-        for (const auto& b : blocks_) ev[b.sm].push_back({b.cycle, b.delta});
-        std::vector<double> m;
-        for (auto& [sm, e] : ev) {
-            std::sort(e.begin(), e.end());
-            int c = 0, best = 0;
-            for (const auto& x : e) best = std::max(best, c += x.second);
-            m.push_back(best);
-        }
-        return quantile(m, 0.5);
-    }
-    static double quantile(std::vector<double> v, double q) {
-        if (v.empty()) return 0;
-        std::sort(v.begin(), v.end());
-        double pos = q * double(v.size() - 1);
-        size_t i = size_t(pos);
-        double f = pos - double(i);
-        return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
-    }
-
-private:
-    struct BlockEvent {
-        uint32_t sm;
-        uint64_t cycle;
-        int delta;
-    };
-    std::map<uint64_t, Warp> warps_;
-    std::vector<BlockEvent> blocks_;
-};
 
 // Kernel time in µs of a twin that runs 1/fraction of the CUDA grid.
 double scaled_us(const Stats& s, double fraction) {

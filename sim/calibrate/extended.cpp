@@ -9,6 +9,7 @@
 // Leaves out: the CUDA spans of 1-2 GiB (the twins stream 64-256 MB: one cold pass, the same
 // per-byte cost), stride 2/4/16 writes, write4/copy1, the shared-memory histograms.
 #include "sim/calibrate/comparisons.hpp"
+#include "sim/calibrate/lifetimes.hpp"
 
 #include <algorithm>
 
@@ -30,7 +31,21 @@ double delta(Context& c, Trace& t, const std::string& knob, uint64_t a, uint64_t
 double clock_hz(const Context& c) { return c.h200().clock_mhz * 1e6; }
 const double kThreads = 1056.0 * 256;  // the contention.cu launches: 8 blocks of 256 per SM
 
-// ---- loaded latency: cycles per dependent load at W warps per SM
+// ---- loaded latency: cycles per dependent load at W warps per SM, the median over warps of each
+// warp's own rate (the CUDA kernel times every warp's loop with clock64()): per warp, the
+// difference of its span between M = 16 and 48 steps (the launch is deterministic, so a warp
+// id is the same warp in both runs), over 32.
+double median_warp_step(Context& c, Trace& t, Stats* s2) {
+    Lifetimes l1, l2;
+    t.run(c.h200(), {"M=16"}, &l1);
+    *s2 = t.run(c.h200(), {"M=48"}, &l2);
+    const auto d1 = l1.duration_by_warp(), d2 = l2.duration_by_warp();
+    std::vector<double> per;
+    for (const auto& [id, d] : d2)
+        if (auto it = d1.find(id); it != d1.end()) per.push_back((d - it->second) / 32);
+    return Lifetimes::quantile(per, 0.5);
+}
+
 void chases(Context& c) {
     for (int f : {0, 16, 64}) {
         std::string k = "chase_f" + std::to_string(f);
@@ -39,8 +54,8 @@ void chases(Context& c) {
         for (int w : {1, 16, 32, 64}) {
             set_launch(t, w == 64 ? 264 : 132, w == 64 ? 1024 : 32 * w);
             Stats s;
-            double d = delta(c, t, "M", 16, 48, &s);
-            c.add("loaded", k, "w" + std::to_string(w) + "_cycles_per_load_med", d / 32, "cycles");
+            const double d = median_warp_step(c, t, &s);
+            c.add("loaded", k, "w" + std::to_string(w) + "_cycles_per_load_med", d, "cycles");
             compare_states(c, k + ".w" + std::to_string(w), s);
         }
     }

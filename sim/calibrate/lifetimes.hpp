@@ -1,0 +1,83 @@
+// lifetimes.hpp: an observer of warp and block dispatch and retire, for the comparisons that
+// need per-warp durations and end times or the blocks resident at once (the CUDA kernels read
+// clock64() at the start and end of each warp's work: the same span up to a few cycles).
+#pragma once
+
+#include "sim/timing/observer.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace simt::calib {
+
+// Warp and block lifetimes of one run.
+class Lifetimes : public simt::timing::Observer {
+public:
+    struct Warp {
+        uint64_t start = 0, end = 0;
+        uint32_t sm = 0, slot = 0;
+    };
+    void on_warp_dispatched(uint64_t cycle, const simt::timing::WarpId& id) override {
+        warps_[id.warp] = Warp{cycle, cycle, id.sm, id.slot};
+    }
+    void on_warp_retired(uint64_t cycle, const simt::timing::WarpId& id) override { warps_[id.warp].end = cycle; }
+    void on_block_dispatched(uint64_t cycle, uint64_t, uint32_t sm) override { blocks_.push_back({sm, cycle, 1}); }
+    void on_block_retired(uint64_t cycle, uint64_t, uint32_t sm) override { blocks_.push_back({sm, cycle, -1}); }
+
+    // Each warp's dispatch-to-retire span, by warp id.
+    std::map<uint64_t, double> duration_by_warp() const {
+        std::map<uint64_t, double> d;
+        for (const auto& [id, w] : warps_) d[id] = double(w.end - w.start);
+        return d;
+    }
+    std::vector<double> durations() const {
+        std::vector<double> d;
+        for (const auto& [id, w] : warps_) d.push_back(double(w.end - w.start));
+        return d;
+    }
+    // End of each warp after the first start on its SM, by SM, in slot order.
+    std::map<uint32_t, std::vector<std::pair<uint32_t, double>>> ends_by_sm() const {
+        std::map<uint32_t, uint64_t> first;
+        for (const auto& [id, w] : warps_)
+            if (!first.count(w.sm) || w.start < first[w.sm]) first[w.sm] = w.start;
+        std::map<uint32_t, std::vector<std::pair<uint32_t, double>>> by;
+        for (const auto& [id, w] : warps_) by[w.sm].push_back({w.slot, double(w.end - first[w.sm])});
+        for (auto& [sm, v] : by) std::sort(v.begin(), v.end());
+        return by;
+    }
+    // The most blocks resident at once on one SM (median over SMs).
+    double max_blocks_per_sm() const {
+        std::map<uint32_t, std::vector<std::pair<uint64_t, int>>> ev;
+        for (const auto& b : blocks_) ev[b.sm].push_back({b.cycle, b.delta});
+        std::vector<double> m;
+        for (auto& [sm, e] : ev) {
+            std::sort(e.begin(), e.end());
+            int c = 0, best = 0;
+            for (const auto& x : e) best = std::max(best, c += x.second);
+            m.push_back(best);
+        }
+        return quantile(m, 0.5);
+    }
+    static double quantile(std::vector<double> v, double q) {
+        if (v.empty()) return 0;
+        std::sort(v.begin(), v.end());
+        double pos = q * double(v.size() - 1);
+        size_t i = size_t(pos);
+        double f = pos - double(i);
+        return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
+    }
+
+private:
+    struct BlockEvent {
+        uint32_t sm;
+        uint64_t cycle;
+        int delta;
+    };
+    std::map<uint64_t, Warp> warps_;
+    std::vector<BlockEvent> blocks_;
+};
+
+
+}  // namespace simt::calib
