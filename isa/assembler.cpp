@@ -77,7 +77,7 @@ std::vector<Token> lex_line(const std::string& line, const SourceLoc& where) {
             t.kind = Tok::String;
             t.text = line.substr(i + 1, j - i - 1);
             i = j + 1;
-        } else if (std::strchr(",[]+-*:@!=", c)) {
+        } else if (std::strchr(",[]+-*:@!=|", c)) {
             t.kind = Tok::Punct;
             t.text = std::string(1, c);
             depth += (c == '[') - (c == ']');
@@ -574,7 +574,7 @@ private:
         auto base = by_name.find(mnemonic.substr(0, dot));
         if (base == by_name.end()) return nullptr;
         Op op = base->second->op;
-        if (op != Op::Isetp && op != Op::Usetp && op != Op::Fsetp) return nullptr;
+        if (!takes_cmp(op)) return nullptr;
         static const std::map<std::string, Cmp> cmps = {{"lt", Cmp::Lt}, {"le", Cmp::Le}, {"gt", Cmp::Gt},
                                                         {"ge", Cmp::Ge}, {"eq", Cmp::Eq}, {"ne", Cmp::Ne}};
         auto c = cmps.find(mnemonic.substr(dot + 1));
@@ -609,7 +609,7 @@ private:
             std::string msg = "unknown opcode '" + clip(mt.text) + "'" + suggest(mt.text, all_mnemonics());
             throw Error(loc_of(mt), msg + "; see isa/README.md for the instruction list");
         }
-        bool needs_cmp = op->op == Op::Isetp || op->op == Op::Usetp || op->op == Op::Fsetp;
+        bool needs_cmp = takes_cmp(op->op);
         if (needs_cmp && cmp == Cmp::None)
             throw Error(loc_of(mt), std::string(op->mnemonic) + " needs a comparison: " + std::string(op->mnemonic) +
                                         ".lt, .le, .gt, .ge, .eq or .ne");
@@ -664,6 +664,10 @@ private:
             case 'W': return "the first of 4 consecutive registers rN..rN+3";
             case 'X': return "the first of 4 consecutive registers rN..rN+3";
             case 'V': return "a value: register, immediate, %special or $uniform";
+            case 'F': return "an fp32 value: register, immediate or $uniform, optionally -x, |x| or -|x|";
+            case 'G': return "an fp64 value: an even register rN (the pair rN:rN+1) or an immediate";
+            case 'K': return "a truth table: an integer 0..255 (0x80 = a & b & c, 0x96 = a ^ b ^ c)";
+            case 'S': return "a shift: an integer 0..31";
             case 'Q': return "a predicate p0..p6, pt, or !pN";
             case 'M': return "a memory operand [buffer + rI*S + offset]";
             case 'L': return "a label";
@@ -741,7 +745,19 @@ private:
                 o.value = uint32_t(pred_index(next().text));
                 return o;
             }
-            case 'V': return parse_value(t, wrong);
+            case 'V': {
+                if (t.kind == Tok::Punct && (t.text == "-" || t.text == "|"))
+                    throw Error(at, "operand " + std::to_string(index + 1) + " of " + std::string(op.mnemonic) +
+                                        ": source modifiers (-x, |x|, -|x|) apply to fp32 operands only (fadd, fsub, "
+                                        "fmul, ffma, fmin, fmax, fabs, fneg, fsetp)");
+                o = parse_value(t, wrong);
+                if (o.kind == OperandKind::Special && o.value == uint32_t(Special::Clock64) && op.op != Op::Cs2r)
+                    throw Error(at, "%clock64 is 64 bits: read it with cs2r rD, %clock64 (or use %clock, its low 32 bits)");
+                return o;
+            }
+            case 'F': return parse_fp32_value(op, index, wrong);
+            case 'G': return parse_fp64_value(wrong);
+            case 'K': case 'S': return parse_small_immediate(kind, op, index);
             case 'M': return parse_mem(op, wrong);
             case 'L': {
                 if (t.kind != Tok::Ident || t.text[0] == '%' || t.text[0] == '$' || t.text[0] == '.')
@@ -767,6 +783,82 @@ private:
             }
         }
         return wrong("'" + t.text + "'");
+    }
+
+    // An fp32 source with optional modifiers: -x, |x|, -|x|. On an immediate or a
+    // uniform they are folded into its bits; a %special takes none.
+    template <class Wrong>
+    Operand parse_fp32_value(const OpInfo& op, size_t index, Wrong& wrong) {
+        const SourceLoc at = loc_here();
+        const bool neg = accept("-");
+        const bool abs = accept("|");
+        if (at_end()) fail(std::string("expected ") + kind_words('F') + found());
+        Operand o = parse_value(peek(), wrong);
+        if (abs) expect("|", "closing the absolute value |x|");
+        if (!neg && !abs) return o;
+        if (o.kind == OperandKind::Special)
+            throw Error(at, "operand " + std::to_string(index + 1) + " of " + std::string(op.mnemonic) +
+                                ": a %special value takes no source modifier; expected a register, immediate or $uniform");
+        if (o.kind == OperandKind::Imm) {
+            if (abs) o.value &= 0x7fffffffu;
+            if (neg) o.value ^= 0x80000000u;
+            return o;
+        }
+        o.fabs = abs;
+        o.fneg = neg;
+        return o;
+    }
+
+    // An fp64 source: an even register (the pair) or an immediate read as an fp64 value.
+    template <class Wrong>
+    Operand parse_fp64_value(Wrong& wrong) {
+        const Token& t = peek();
+        Operand o;
+        if (t.kind == Tok::Number) {
+            auto v = parse_number(t.text);
+            if (!v) throw Error(loc_of(t), "bad number '" + t.text + "'; expected an fp64 value");
+            const double d = v->is_float ? parse_double(t.text) : v->as_double;
+            uint64_t b;
+            std::memcpy(&b, &d, 8);
+            ++pos_;
+            o.kind = OperandKind::Imm;
+            o.fp = o.wide = true;
+            o.value = uint32_t(b);
+            o.hi = uint32_t(b >> 32);
+            return o;
+        }
+        if (t.kind != Tok::Ident || reg_index(t) < 0) return wrong("'" + t.text + "'");
+        const int r = reg_index(t);
+        if (r % 2) throw Error(loc_of(t), "fp64 register pair must start at an even register, found '" + t.text + "'");
+        if (r + 1 >= int(kMaxRegs))
+            throw Error(loc_of(t), "register range r" + std::to_string(r) + "..r" + std::to_string(r + 1) +
+                                       " out of range; expected registers up to r254");
+        ++pos_;
+        note_reg(r, 2);
+        o.kind = OperandKind::Reg;
+        o.value = uint32_t(r);
+        return o;
+    }
+
+    // A float literal at full double precision (parse_number rounds it to fp32).
+    static double parse_double(std::string body) {
+        if (!body.empty() && body.back() == 'f') body.pop_back();
+        return std::strtod(body.c_str(), nullptr);
+    }
+
+    // lop3's truth table (K: 0..255) or a shift (S: 0..31).
+    Operand parse_small_immediate(char kind, const OpInfo& op, size_t index) {
+        const uint64_t max = kind == 'K' ? 255 : 31;
+        const Token& t = peek();
+        auto v = t.kind == Tok::Number ? parse_number(t.text) : std::nullopt;
+        if (!v || v->is_float || v->as_int < 0 || uint64_t(v->as_int) > max)
+            throw Error(loc_of(t), "operand " + std::to_string(index + 1) + " of " + std::string(op.mnemonic) +
+                                       ": expected " + kind_words(kind) + ", found '" + t.text + "'");
+        ++pos_;
+        Operand o;
+        o.kind = OperandKind::Imm;
+        o.value = uint32_t(v->as_int);
+        return o;
     }
 
     int find_buffer(const std::string& n) const {
@@ -795,14 +887,15 @@ private:
                 {"%ctaid.y", Special::CtaidY},  {"%ctaid.z", Special::CtaidZ},  {"%ntid.x", Special::NtidX},
                 {"%ntid.y", Special::NtidY},    {"%ntid.z", Special::NtidZ},    {"%nctaid.x", Special::NctaidX},
                 {"%nctaid.y", Special::NctaidY}, {"%nctaid.z", Special::NctaidZ}, {"%pixel.x", Special::PixelX},
-                {"%pixel.y", Special::PixelY}};
+                {"%pixel.y", Special::PixelY},  {"%clock", Special::Clock},     {"%clock64", Special::Clock64},
+                {"%smid", Special::SmId}};
             auto it = sp.find(t.text);
             if (it == sp.end()) {
                 std::vector<std::string> names;
                 for (auto& [k, v] : sp) names.push_back(k);
                 throw Error(at, "unknown special value '" + t.text + "'" + suggest(t.text, names) +
                                     "; expected %laneid, %warpid, %tid.x/y/z, %ctaid.x/y/z, %ntid.x/y/z, "
-                                    "%nctaid.x/y/z, %pixel.x/y");
+                                    "%nctaid.x/y/z, %pixel.x/y, %clock, %clock64, %smid");
             }
             ++pos_;
             o.kind = OperandKind::Special;
@@ -967,7 +1060,10 @@ private:
                 case 'W': for (uint32_t i = 0; i < 4; ++i) dst(uint16_t(o.value + i)); break;
                 case 'E': src(uint16_t(o.value)); src(uint16_t(o.value + 1)); break;
                 case 'X': for (uint32_t i = 0; i < 4; ++i) src(uint16_t(o.value + i)); break;
-                case 'V': if (o.kind == OperandKind::Reg) src(uint16_t(o.value)); break;
+                case 'V': case 'F': if (o.kind == OperandKind::Reg) src(uint16_t(o.value)); break;
+                case 'G':
+                    if (o.kind == OperandKind::Reg) { src(uint16_t(o.value)); src(uint16_t(o.value + 1)); }
+                    break;
                 case 'Q': if (o.value != kPredTrue) src(uint16_t(kPredRegBase + o.value)); break;
                 case 'M': if (o.mem.index_reg >= 0) src(uint16_t(o.mem.index_reg)); break;
                 default: break;

@@ -69,11 +69,20 @@ const char* cmp_name(Cmp c) {
 const char* special_name(Special s) {
     static const char* names[] = {"%laneid", "%warpid",  "%tid.x",    "%tid.y",    "%tid.z",   "%ctaid.x",
                                   "%ctaid.y", "%ctaid.z", "%ntid.x",   "%ntid.y",   "%ntid.z",  "%nctaid.x",
-                                  "%nctaid.y", "%nctaid.z", "%pixel.x", "%pixel.y"};
+                                  "%nctaid.y", "%nctaid.z", "%pixel.x", "%pixel.y", "%clock",   "%clock64", "%smid"};
     return names[static_cast<int>(s)];
 }
 
+void print_plain(std::ostream& os, const Program& p, const Operand& o);
+
 void print_operand(std::ostream& os, const Program& p, const Operand& o) {
+    if (o.fneg) os << '-';
+    if (o.fabs) os << '|';
+    print_plain(os, p, o);
+    if (o.fabs) os << '|';
+}
+
+void print_plain(std::ostream& os, const Program& p, const Operand& o) {
     switch (o.kind) {
         case OperandKind::Reg: os << 'r' << o.value; break;
         case OperandKind::Pred:
@@ -81,7 +90,16 @@ void print_operand(std::ostream& os, const Program& p, const Operand& o) {
             if (o.value == kPredTrue) os << "pt"; else os << 'p' << o.value;
             break;
         case OperandKind::Imm:
-            if (o.fp) {
+            if (o.wide) {
+                double d;
+                const uint64_t b = uint64_t(o.hi) << 32 | o.value;
+                std::memcpy(&d, &b, 8);
+                char buf[40];
+                auto r = std::to_chars(buf, buf + sizeof buf, d);
+                std::string_view txt(buf, r.ptr - buf);
+                os << txt;
+                if (txt.find_first_of(".en") == std::string_view::npos) os << ".0";
+            } else if (o.fp) {
                 float f;
                 std::memcpy(&f, &o.value, 4);
                 char buf[32];

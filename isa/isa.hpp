@@ -51,12 +51,30 @@ struct OpInfo {
     std::string_view doc;
 };
 
+// Columns of the table known at compile time (for `if constexpr` dispatch).
+namespace detail {
+inline constexpr Access kAccess[] = {
+#define OP(e, m, pipe, lat, sig, space, acc, bytes, doc) Access::acc,
+#include "opcodes.def"
+#undef OP
+};
+inline constexpr std::string_view kMnemonic[] = {
+#define OP(e, m, pipe, lat, sig, space, acc, bytes, doc) m,
+#include "opcodes.def"
+#undef OP
+};
+}  // namespace detail
+constexpr Access access_of(Op op) { return detail::kAccess[static_cast<size_t>(op)]; }
+constexpr std::string_view mnemonic_of(Op op) { return detail::kMnemonic[static_cast<size_t>(op)]; }
+
 // One row per opcode, indexed by static_cast<size_t>(Op).
 const std::vector<OpInfo>& op_table();
 inline const OpInfo& info(Op op) { return op_table()[static_cast<size_t>(op)]; }
 std::string_view pipe_name(Pipe p);   // "fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd"
 
 enum class Cmp : uint8_t { None, Lt, Le, Gt, Ge, Eq, Ne };
+// The compares, whose mnemonic takes a .CMP suffix (isetp.lt, dsetp.ge, ...).
+constexpr bool takes_cmp(Op op) { return op == Op::Isetp || op == Op::Usetp || op == Op::Fsetp || op == Op::Dsetp; }
 
 enum class Special : uint8_t {
     LaneId, WarpId,                      // %laneid, %warpid (warp index within the block)
@@ -65,6 +83,9 @@ enum class Special : uint8_t {
     NtidX, NtidY, NtidZ,                 // %ntid.x ... (block size)
     NctaidX, NctaidY, NctaidZ,           // %nctaid.x ... (grid size)
     PixelX, PixelY,                      // %pixel.x, %pixel.y (fragment launches)
+    Clock, Clock64,                      // %clock, %clock64: the SM's cycle counter at issue (functional
+                                         // runs: the warp's count of instructions issued before this one)
+    SmId,                                // %smid: the SM the block runs on (functional runs: 0)
 };
 
 enum class OperandKind : uint8_t { None, Reg, Pred, Imm, Special, Uniform, Mem, Label, Buffer };
@@ -82,7 +103,11 @@ struct Operand {
     OperandKind kind = OperandKind::None;
     bool negate = false;   // for predicate sources: !pN
     bool fp = false;       // Imm written as a float literal (for printing)
-    uint32_t value = 0;    // Reg: index; Pred: index (kPredTrue = pt); Imm: 32 bits;
+    bool fneg = false;     // fp32 source modifier -x (signature 'F'; applied after fabs)
+    bool fabs = false;     // fp32 source modifier |x|
+    bool wide = false;     // Imm of an fp64 source (signature 'G'): 64 bits, high word in `hi`
+    uint32_t hi = 0;
+    uint32_t value = 0;    // Reg: index; Pred: index (kPredTrue = pt); Imm: 32 bits (fp64: the low word);
                            // Special: Special; Uniform: index into Program::uniforms;
                            // Label: target pc; Buffer: index into Program::buffers
     MemRef mem;            // Mem only
@@ -103,7 +128,7 @@ struct Instruction {
     int8_t guard = -1;          // predicate index guarding the instruction, -1 = none
     bool guard_negate = false;  // @!pN
     uint8_t nops = 0;
-    std::array<Operand, 4> ops{};
+    std::array<Operand, 5> ops{};
     RegUse regs;                // derived by the assembler from ops and guard
     SourceLoc loc;              // where the instruction was written
 };

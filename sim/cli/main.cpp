@@ -102,6 +102,7 @@ bool parse_args(int argc, char** argv, Options& o) {
     po::options_description desc(kUsage);
     desc.add_options()
         ("help,h", "show this help")
+        ("isa-reference", "print the instruction reference (the table of isa/README.md, generated from isa/opcodes.def) and exit")
         ("set,s", po::value(&o.overrides)->composing(),
          "override a config value, e.g. --set sm.sub_partitions=2 --set scheduler.policy=gto (repeatable)")
         ("uniform,u", po::value(&o.uniforms)->composing(),
@@ -142,6 +143,10 @@ bool parse_args(int argc, char** argv, Options& o) {
     }
     if (vm.count("help") || argc == 1) {
         std::cout << desc << "\n";
+        return false;
+    }
+    if (vm.count("isa-reference")) {
+        std::cout << simt::isa::markdown_reference();
         return false;
     }
     if (o.config_path.empty() || o.trace_path.empty())

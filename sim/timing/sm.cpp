@@ -169,7 +169,7 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
     const DecodedInst& d = ctx_.code[pc];
     const IssueCost& c = ctx_.cost[pc];
     func::DynInst& dyn = ctx_.dyn;
-    ctx_.exec.step(*w.fblock, *w.fwarp, dyn);
+    ctx_.exec.step(*w.fblock, *w.fwarp, dyn, func::StepEnv{true, t, index_});
 
     // Counted per pc (the totals, pipe and issue-slot counts follow from these
     // at the end, Gpu::finish) and per SM.
