@@ -265,6 +265,8 @@ private:
     }
 
     static bool is_register_name(const std::string& s) {
+        if (s.size() > 2 && s[0] == 'u' && s[1] == 'r')
+            return std::all_of(s.begin() + 2, s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
         if (s.size() < 2 || (s[0] != 'r' && s[0] != 'p')) return false;
         return std::all_of(s.begin() + 1, s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
     }
@@ -650,6 +652,17 @@ private:
         return r;
     }
 
+    // Parses "urN"; returns -1 if the token is not a uniform register name at all.
+    int ureg_index(const Token& t) {
+        const std::string& s = t.text;
+        if (s.size() < 3 || s[0] != 'u' || s[1] != 'r' ||
+            !std::all_of(s.begin() + 2, s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+            return -1;
+        if (s.size() > 4 || std::stoi(s.substr(2)) >= int(kNumURegs))
+            throw Error(loc_of(t), "uniform register '" + s + "' out of range; expected ur0..ur" + std::to_string(kNumURegs - 1));
+        return std::stoi(s.substr(2));
+    }
+
     void note_reg(int r, int width) {
         any_reg_ = true;
         max_reg_ = std::max<uint32_t>(max_reg_, uint32_t(r + width - 1));
@@ -668,6 +681,9 @@ private:
             case 'G': return "an fp64 value: an even register rN (the pair rN:rN+1) or an immediate";
             case 'K': return "a truth table: an integer 0..255 (0x80 = a & b & c, 0x96 = a ^ b ^ c)";
             case 'S': return "a shift: an integer 0..31";
+            case 'U': return "a destination uniform register ur0..ur62";
+            case 'N': return "a uniform value: urN, an immediate, a $uniform or a per-warp %special "
+                             "(%ctaid.*, %ntid.*, %nctaid.*, %warpid, %smid, %clock)";
             case 'Q': return "a predicate p0..p6, pt, or !pN";
             case 'M': return "a memory operand [buffer + rI*S + offset]";
             case 'L': return "a label";
@@ -756,9 +772,27 @@ private:
                 return o;
             }
             case 'F': return parse_fp32_value(op, index, wrong);
+            case 'U': {
+                const int u = t.kind == Tok::Ident ? ureg_index(t) : -1;
+                if (u < 0) return wrong("'" + t.text + "'");
+                ++pos_;
+                o.kind = OperandKind::UReg;
+                o.value = uint32_t(u);
+                return o;
+            }
+            case 'N': {
+                o = parse_value(t, wrong);
+                if (!is_uniform_value(o)) return wrong("'" + t.text + "', which differs between lanes");
+                return o;
+            }
             case 'G': return parse_fp64_value(wrong);
             case 'K': case 'S': return parse_small_immediate(kind, op, index);
-            case 'M': return parse_mem(op, wrong);
+            case 'M': {
+                o = parse_mem(op, wrong);
+                if (op.pipe == Pipe::Uniform && o.mem.index_reg >= 0)
+                    throw Error(at, std::string(op.mnemonic) + " reads a uniform address: [buffer + offset], no register");
+                return o;
+            }
             case 'L': {
                 if (t.kind != Tok::Ident || t.text[0] == '%' || t.text[0] == '$' || t.text[0] == '.')
                     return wrong("'" + t.text + "'");
@@ -861,6 +895,17 @@ private:
         return o;
     }
 
+    // One value for the whole warp: what a uniform instruction may read.
+    static bool is_uniform_value(const Operand& o) {
+        if (o.kind == OperandKind::Imm || o.kind == OperandKind::Uniform || o.kind == OperandKind::UReg) return true;
+        if (o.kind != OperandKind::Special) return false;
+        switch (Special(o.value)) {
+            case Special::LaneId: case Special::TidX: case Special::TidY: case Special::TidZ:
+            case Special::PixelX: case Special::PixelY: case Special::Clock64: return false;
+            default: return true;
+        }
+    }
+
     int find_buffer(const std::string& n) const {
         auto it = buffer_index_.find(n);
         return it == buffer_index_.end() ? -1 : int(it->second);
@@ -911,6 +956,12 @@ private:
                 return o;
             }
             throw Error(at, "unknown uniform '" + t.text + "'; declare it with .uniform before use");
+        }
+        if (const int u = ureg_index(t); u >= 0) {
+            ++pos_;
+            o.kind = OperandKind::UReg;
+            o.value = uint32_t(u);
+            return o;
         }
         int r = reg_index(t);
         if (r < 0) return wrong("'" + t.text + "'");
@@ -1060,7 +1111,11 @@ private:
                 case 'W': for (uint32_t i = 0; i < 4; ++i) dst(uint16_t(o.value + i)); break;
                 case 'E': src(uint16_t(o.value)); src(uint16_t(o.value + 1)); break;
                 case 'X': for (uint32_t i = 0; i < 4; ++i) src(uint16_t(o.value + i)); break;
-                case 'V': case 'F': if (o.kind == OperandKind::Reg) src(uint16_t(o.value)); break;
+                case 'V': case 'F': case 'N':
+                    if (o.kind == OperandKind::Reg) src(uint16_t(o.value));
+                    if (o.kind == OperandKind::UReg) src(uint16_t(kURegBase + o.value));
+                    break;
+                case 'U': dst(uint16_t(kURegBase + o.value)); break;
                 case 'G':
                     if (o.kind == OperandKind::Reg) { src(uint16_t(o.value)); src(uint16_t(o.value + 1)); }
                     break;

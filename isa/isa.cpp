@@ -29,6 +29,7 @@ std::string_view pipe_name(Pipe p) {
         case Pipe::Branch: return "branch";
         case Pipe::Imad: return "imad";
         case Pipe::Iadd: return "iadd";
+        case Pipe::Uniform: return "uniform";
     }
     return "?";
 }
@@ -85,6 +86,7 @@ void print_operand(std::ostream& os, const Program& p, const Operand& o) {
 void print_plain(std::ostream& os, const Program& p, const Operand& o) {
     switch (o.kind) {
         case OperandKind::Reg: os << 'r' << o.value; break;
+        case OperandKind::UReg: os << "ur" << o.value; break;
         case OperandKind::Pred:
             if (o.negate) os << '!';
             if (o.value == kPredTrue) os << "pt"; else os << 'p' << o.value;

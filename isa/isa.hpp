@@ -24,11 +24,13 @@ constexpr uint32_t kMaxRegs = 255;   // r0 .. r254
 constexpr uint32_t kNumPreds = 7;    // p0 .. p6; "pt" is the constant true
 constexpr uint32_t kPredTrue = 7;    // index used for pt
 constexpr uint16_t kPredRegBase = 256;  // scoreboard id of p0 (general registers are 0..254)
+constexpr uint32_t kNumURegs = 63;      // uniform registers ur0 .. ur62 (one value per warp)
+constexpr uint16_t kURegBase = 272;     // scoreboard id of ur0
 
 // The pipe class an instruction issues to; which datapaths of a sub-partition
 // execute each class is the config's per-architecture table (pipes.<class>.datapaths).
-enum class Pipe : uint8_t { Fma, Alu, Sfu, Fp64, Lsu, Tex, Branch, Imad, Iadd };
-constexpr int kNumPipes = 9;
+enum class Pipe : uint8_t { Fma, Alu, Sfu, Fp64, Lsu, Tex, Branch, Imad, Iadd, Uniform };
+constexpr int kNumPipes = 10;
 enum class Lat : uint8_t { Fixed, Mio, L1tex, Emul, Ctrl };
 enum class Space : uint8_t { None, Global, Shared, Local, Const };
 enum class Access : uint8_t { None, Load, Store, Atomic };
@@ -70,7 +72,7 @@ constexpr std::string_view mnemonic_of(Op op) { return detail::kMnemonic[static_
 // One row per opcode, indexed by static_cast<size_t>(Op).
 const std::vector<OpInfo>& op_table();
 inline const OpInfo& info(Op op) { return op_table()[static_cast<size_t>(op)]; }
-std::string_view pipe_name(Pipe p);   // "fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd"
+std::string_view pipe_name(Pipe p);   // "fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd", "uniform"
 
 enum class Cmp : uint8_t { None, Lt, Le, Gt, Ge, Eq, Ne };
 // The compares, whose mnemonic takes a .CMP suffix (isetp.lt, dsetp.ge, ...).
@@ -88,7 +90,7 @@ enum class Special : uint8_t {
     SmId,                                // %smid: the SM the block runs on (functional runs: 0)
 };
 
-enum class OperandKind : uint8_t { None, Reg, Pred, Imm, Special, Uniform, Mem, Label, Buffer };
+enum class OperandKind : uint8_t { None, Reg, Pred, Imm, Special, Uniform, Mem, Label, Buffer, UReg };
 
 // A memory operand [base + rI*scale + offset]; base is a buffer for the
 // global/const spaces (required there) and absent for shared/local.
@@ -108,13 +110,14 @@ struct Operand {
     bool wide = false;     // Imm of an fp64 source (signature 'G'): 64 bits, high word in `hi`
     uint32_t hi = 0;
     uint32_t value = 0;    // Reg: index; Pred: index (kPredTrue = pt); Imm: 32 bits (fp64: the low word);
-                           // Special: Special; Uniform: index into Program::uniforms;
+                           // Special: Special; Uniform: index into Program::uniforms; UReg: N of urN;
                            // Label: target pc; Buffer: index into Program::buffers
     MemRef mem;            // Mem only
 };
 
 // Registers an instruction reads and writes, for the scoreboard and the bank
-// model. General registers are 0..254, predicates kPredRegBase + p.
+// model. General registers are 0..254, predicates kPredRegBase + p, uniform
+// registers kURegBase + n.
 struct RegUse {
     std::array<uint16_t, 8> src{};
     std::array<uint16_t, 4> dst{};

@@ -29,6 +29,8 @@ std::string operands(std::string_view sig) {
             case 'F': out += "a"; break;
             case 'G': out += "a"; break;
             case 'K': out += "LUT"; break;
+            case 'U': out += "urD"; break;
+            case 'N': out += "a"; break;
             case 'S': out += "SH"; break;
             case 'E': out += "rA:rA+1"; break;
             case 'X': out += "rS..rS+3"; break;

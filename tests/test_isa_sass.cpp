@@ -9,6 +9,7 @@
 
 #include "sim/functional/reference.hpp"
 #include "sim/functional/semantics.hpp"
+#include "sim/timing/decode.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -413,4 +414,63 @@ TEST_CASE("sass forms timing: %clock64 reads the SM cycle at issue, %smid the SM
     CHECK(o[3] == 0);   // the high word of a small clock
     CHECK(o[4] == 6);
     CHECK(((o[2] == 0 && o[6] == 1) || (o[2] == 1 && o[6] == 0)));   // one block per SM
+}
+
+// ---------------------------------------------------------------- uniform datapath
+
+TEST_CASE("sass forms: uniform registers hold one value per warp", "[functional][sass]") {
+    Both r(".kernel t\n.grid 3\n.block 64\n.buffer args u32 4 iota 10 5\n.buffer o u32 576 zero\n.uniform n u32 7\n"
+           "    umov ur0, %ctaid.x\n"               // S2UR
+           "    uldc ur1, [args + 8]\n"              // 20
+           "    uiadd3 ur2, ur1, $n, 3\n"            // 30
+           "    uimad ur3, ur0, 64, ur2\n"           // 64 block + 30
+           "    ulop3 ur4, ur3, 0xff, 0x100, 0xe8\n" // majority(a, b, c)
+           "    ushl ur5, ur0, 2\n"
+           "    mov r0, %tid.x\n    imad r1, %ctaid.x, 64, r0\n"
+           "    iadd r2, r0, ur3\n"                  // a vector instruction reading a uniform register
+           "    st.global [o + r1*4], r2\n    st.global [o + r1*4 + 768], ur4\n"
+           "    iadd r3, ur5, 0\n    st.global [o + r1*4 + 1536], r3\n    exit\n");
+    const auto o = r.u32("o");
+    for (uint32_t b = 0; b < 3; ++b) {
+        const uint32_t u3 = 64 * b + 30;
+        const uint32_t maj = (u3 & 0xff) | (u3 & 0x100) | (0xff & 0x100);
+        for (uint32_t t = 0; t < 64; t += 7) {
+            INFO("block " << b << " thread " << t);
+            CHECK(o[64 * b + t] == t + u3);
+            CHECK(o[192 + 64 * b + t] == maj);
+            CHECK(o[384 + 64 * b + t] == 4 * b);
+        }
+    }
+    CHECK(isa::disassemble(r.program, 2) == "uiadd3 ur2, ur1, $n, 3");
+}
+
+TEST_CASE("sass forms: uniform assembler errors", "[assembler][errors][sass]") {
+    const std::string h = ".grid 1\n.block 32\n.buffer b u32 8 zero\n";
+    expect_error(h + "uiadd3 ur1, r2, 1, 0\n", 4, 13, "expected a uniform value");
+    expect_error(h + "umov ur1, %tid.x\n", 4, 11, "which differs between lanes");
+    expect_error(h + "umov r1, 5\n", 4, 6, "expected a destination uniform register");
+    expect_error(h + "umov ur63, 5\n", 4, 6, "uniform register 'ur63' out of range; expected ur0..ur62");
+    expect_error(h + "uldc ur1, [b + r2*4]\n", 4, 11, "uldc reads a uniform address: [buffer + offset], no register");
+    expect_error(h + "ur3: exit\n", 4, 1, "'ur3' cannot be a label name");
+}
+
+TEST_CASE("sass forms timing: the uniform pipe, and uniform operands read no register bank", "[timing][sass]") {
+    using namespace simt::timing;
+    const isa::Program p = isa::assemble_text(one_warp("uiadd3 ur1, ur2, 1, 0\nffma r1, r2, ur1, r3\nffma r1, r2, r4, r3\n"), "t.isa");
+    CHECK(isa::info(p.code[0].op).pipe == isa::Pipe::Uniform);
+    const auto code = decode_program(p);
+    CHECK(code[1].nread == 2);   // r2, r3: ur1 reads no vector bank
+    CHECK(code[2].nread == 3);
+    CHECK(code[1].ncheck == 4);  // r2, ur1, r3 and the destination: the scoreboard orders ur1 like any register
+    // uiadd3 at 0, its reader at the uniform pipe's latency (small_config: 2).
+    CHECK(issued_at("uiadd3 ur1, ur2, 1, 0\nffma r1, r2, ur1, r3\n", 1) == 2);
+    CHECK(issued_at("umov ur1, %ctaid.x\nuiadd3 ur2, ur1, 1, 0\n", 1) == 2);
+    // uldc costs what a one-address ld.const costs (the constant cache: 10 on small_config).
+    const std::string decl = ".buffer b u32 8 zero\n";
+    CHECK(issued_at(decl + "uldc ur1, [b + 4]\niadd r2, ur1, 1\n", 1) ==
+          issued_at(decl + "ld.const r1, [b + 4]\niadd r2, r1, 1\n", 1));
+    Recorder rec;
+    auto r = run(one_warp("umov ur1, 1\numov ur2, 2\numov ur3, 3\n"), small_config(), {true, &rec, {}});
+    CHECK(r.stats.pipes[int(isa::Pipe::Uniform)].issued == 3);
+    CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{2});   // one per cycle
 }

@@ -28,6 +28,7 @@
 #include "sim/functional/semantics.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cstring>
 
@@ -200,6 +201,9 @@ Executor::Src Executor::decode_src(const isa::Instruction& in, uint32_t i) {
         return Src{SrcKind::Reg, o.value * isa::kWarpSize};
     case OperandKind::Imm: return constant(o.value);
     case OperandKind::Uniform: return constant(sem::modified(o, program_.uniforms[o.value].bits));
+    case OperandKind::UReg:
+        if (o.fabs || o.fneg) break;   // (rare: through the Operand, below)
+        return Src{SrcKind::UReg, o.value};
     case OperandKind::Special: break;
     default: return constant(0);
     }
@@ -237,7 +241,7 @@ void Executor::decode() {
         if (in.nops > 0 && (in.ops[0].kind == OperandKind::Reg || in.ops[0].kind == OperandKind::Pred))
             d.dst = writes_pred ? in.ops[0].value : in.ops[0].value * isa::kWarpSize;
         if (kind == sem::Kind::Value || kind == sem::Kind::Select || kind == sem::Kind::Compare ||
-            kind == sem::Kind::Shuffle || kind == sem::Kind::Wide) {
+            kind == sem::Kind::Shuffle || kind == sem::Kind::Wide || kind == sem::Kind::Uniform) {
             for (uint32_t i = 0; i < 3; ++i) d.src[i] = decode_src(in, i + 1);
         }
         d.k = sem::imm_operand(in);
@@ -340,6 +344,10 @@ inline const uint32_t* Executor::lanes(const Block& b, const Warp& w, const Src&
 const uint32_t* Executor::special_lanes(const Block& b, const Warp& w, const Src& s, Lanes& tmp) const {
     using S = isa::Special;
     if (s.kind == SrcKind::LaneId) return kLaneId.data();
+    if (s.kind == SrcKind::UReg) {
+        tmp.fill(w.uregs[s.index]);
+        return tmp.data();
+    }
     if (s.kind == SrcKind::RegMod) {
         const uint32_t* r = w.regs.data() + s.index;
         for (uint32_t l = 0; l < isa::kWarpSize; ++l) tmp[l] = (r[l] & ~s.clear) ^ s.flip;
@@ -372,7 +380,8 @@ const uint32_t* Executor::lanes(const Block& b, const Warp& w, const Operand& o,
         }
         return &w.regs[size_t(o.value) * isa::kWarpSize];
     case OperandKind::Imm: tmp.fill(o.value); return tmp.data();
-    case OperandKind::Uniform: tmp.fill(program_.uniforms[o.value].bits); return tmp.data();
+    case OperandKind::Uniform: tmp.fill(sem::modified(o, program_.uniforms[o.value].bits)); return tmp.data();
+    case OperandKind::UReg: tmp.fill(sem::modified(o, w.uregs[o.value])); return tmp.data();
     case OperandKind::Special: break;
     default: tmp.fill(0); return tmp.data();
     }
@@ -539,6 +548,7 @@ void Executor::execute_lanes(Block& b, Warp& w, const Decoded& d, uint32_t pc, L
     }
     case sem::Kind::Fp64: fp64_lanes(b, w, in, exec); break;
     case sem::Kind::Wide: wide_lanes(b, w, d, in, exec); break;
+    case sem::Kind::Uniform: uniform_op(b, w, d, in, exec, out); break;
     case sem::Kind::Load:
     case sem::Kind::Store:
     case sem::Kind::Atomic: memory_lanes(b, w, in, exec, out); break;
@@ -699,6 +709,28 @@ void Executor::atomic_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneM
         std::memcpy(base + at[l], &next, 4);
         if (ao.has_dst) w.reg(d, l) = old;
     }
+}
+
+// A uniform instruction: once for the warp, when any lane executes it. uldc
+// reads one word at its uniform address (every exec lane's address, for the
+// constant cache's timing).
+void Executor::uniform_op(Block& b, Warp& w, const Decoded& d, const isa::Instruction& in, LaneMask exec, DynInst& out) {
+    const uint32_t ud = in.ops[0].value;
+    if (in.op == Op::Uldc) {
+        const isa::MemRef& m = in.ops[1].mem;
+        const Window win = window(b, isa::Space::Const, m.buffer);
+        const int64_t addr = win.base + sem::mem_offset(m, 0);
+        for (uint32_t l = 0; l < 32; ++l) out.addr[l] = lane_on(exec, l) ? uint64_t(addr) : 0;
+        if (exec == 0) return;
+        if (!sem::access_ok(addr, 4, win.base, win.size))
+            sem::access_fault(in, uint32_t(std::countr_zero(exec)), addr, 4, region(isa::Space::Const, m.buffer));
+        std::memcpy(&w.uregs[ud], win.data + (addr - win.base), 4);
+        return;
+    }
+    if (exec == 0) return;
+    Lanes t0, t1, t2;
+    const uint32_t a = lanes(b, w, d.src[0], t0)[0], x = lanes(b, w, d.src[1], t1)[0], c = lanes(b, w, d.src[2], t2)[0];
+    w.uregs[ud] = sem::value(in.op, a, x, c, d.k);
 }
 
 void Executor::tex_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out) {

@@ -60,6 +60,7 @@ struct Warp {
     std::vector<SimtEntry> stack;  // back() is the top
     std::vector<uint32_t> regs;    // structure of arrays: regs[r * 32 + lane]
     std::array<LaneMask, isa::kNumPreds> preds{};  // predicate p as a lane mask
+    std::array<uint32_t, isa::kNumURegs> uregs{};  // the uniform registers: one value per warp
     std::array<uint32_t, 32> tid_x{}, tid_y{}, tid_z{};
     std::array<uint32_t, 32> pixel_x{}, pixel_y{};
     bool at_barrier = false;
@@ -142,6 +143,7 @@ private:
         WarpArray,  // index: which per-lane array of the Warp (isa::Special TidX.. or PixelX/Y)
         Fill,       // index: an isa::Special that is one value per warp or block (%warpid, %ctaid.*, %clock)
         RegMod,     // index: r * 32, read through the fp32 source modifiers (bits & ~clear) ^ flip
+        UReg,       // index: the uniform register (one value, every lane)
     };
     struct Src {
         SrcKind kind = SrcKind::Const;
@@ -177,6 +179,7 @@ private:
     void value_lanes(Block& b, Warp& w, const Decoded& d, LaneMask exec);
     void fp64_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec);
     void wide_lanes(Block& b, Warp& w, const Decoded& d, const isa::Instruction& in, LaneMask exec);
+    void uniform_op(Block& b, Warp& w, const Decoded& d, const isa::Instruction& in, LaneMask exec, DynInst& out);
     void atomic_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, uint8_t* base,
                       const std::array<int64_t, 32>& at);
     uint64_t fp64_source(const Warp& w, const isa::Operand& o, uint32_t lane) const;

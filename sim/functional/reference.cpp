@@ -26,6 +26,7 @@ struct Thread {
     uint32_t px = 0, py = 0;
     uint8_t preds = 0;             // bit p = predicate p
     uint64_t stepped = 0;          // instructions it passed (guarded off included): what %clock reads
+    std::array<uint32_t, isa::kNumURegs> uregs{};  // its copy of the warp's uniform registers
 };
 
 class BlockRun {
@@ -96,6 +97,7 @@ private:
         case OperandKind::Reg: return reg(t, o.value);
         case OperandKind::Imm: return o.value;
         case OperandKind::Uniform: return p_.uniforms[o.value].bits;
+        case OperandKind::UReg: return th.uregs[o.value];
         case OperandKind::Special: break;
         default: return 0;
         }
@@ -163,6 +165,7 @@ private:
             break;
         case sem::Kind::Fp64: fp64(t, in); break;
         case sem::Kind::Wide: wide(t, in); break;
+        case sem::Kind::Uniform: uniform(t, in); break;
         case sem::Kind::Load:
         case sem::Kind::Store:
         case sem::Kind::Atomic: memory(t, in); break;
@@ -209,6 +212,25 @@ private:
                      sem::fp64(in.op, fp64_value(t, ops[1]), fp64_value(t, ops[2]),
                                in.op == Op::Dfma ? fp64_value(t, ops[3]) : 0));
         }
+    }
+
+    // A uniform instruction: each thread keeps its own copy of the warp's uniform
+    // registers (in converged code, where the compiler puts them, all agree).
+    void uniform(uint32_t t, const isa::Instruction& in) {
+        const auto& ops = in.ops;
+        uint32_t& ud = threads_[t].uregs[ops[0].value];
+        if (in.op == Op::Uldc) {
+            const isa::MemRef& m = ops[1].mem;
+            const isa::BufferDecl& decl = p_.buffers[size_t(m.buffer)];
+            const int64_t base = int64_t(mem_.base(m.buffer));
+            const int64_t addr = base + sem::mem_offset(m, 0);
+            if (!sem::access_ok(addr, 4, base, decl.bytes()))
+                sem::access_fault(in, threads_[t].lane, addr, 4, sem::Region{"buffer '" + decl.name + "'", base, decl.bytes()});
+            std::memcpy(&ud, mem_.data(m.buffer) + (addr - base), 4);
+            return;
+        }
+        ud = sem::value(in.op, in.nops > 1 ? value(t, ops[1]) : 0, in.nops > 2 ? value(t, ops[2]) : 0,
+                        in.nops > 3 ? value(t, ops[3]) : 0, sem::imm_operand(in));
     }
 
     // imad.wide, cs2r: a 64-bit result in a pair.

@@ -47,6 +47,7 @@ enum class Kind : uint8_t {
     Shuffle,    // collective over the warp's executing lanes
     Fp64,       // register pairs
     Wide,       // a 64-bit result in a pair from 32-bit sources (imad.wide, cs2r)
+    Uniform,    // a uniform register from uniform values, once per warp (umov, uiadd3, uldc, ...)
     Load, Store, Atomic, Tex,
     Branch, Call, Ret, Barrier, Exit, Nop,
 };
@@ -57,6 +58,7 @@ constexpr Kind kind_of(Op op) {
     case Op::Isetp: case Op::Usetp: case Op::Fsetp: return Kind::Compare;
     case Op::Dsetp: case Op::Dmin: case Op::Dmax: return Kind::Fp64;
     case Op::ImadWide: case Op::ImadWideU: case Op::Cs2r: return Kind::Wide;
+    case Op::Umov: case Op::Uiadd3: case Op::Uimad: case Op::Ulop3: case Op::Ushl: case Op::Uldc: return Kind::Uniform;
     case Op::Pand: case Op::Por: case Op::Pxor: case Op::Pnot: return Kind::PredLogic;
     case Op::VoteAny: case Op::VoteAll: case Op::VoteBallot: return Kind::Vote;
     case Op::ShflUp: case Op::ShflDown: case Op::ShflXor: case Op::ShflIdx: return Kind::Shuffle;
@@ -251,6 +253,11 @@ inline uint32_t lane_value(uint32_t a, uint32_t b, uint32_t c, uint32_t k = 0) {
     else if constexpr (O == Op::Brev) return brev(a);
     else if constexpr (O == Op::I2fp) return bits(float(int32_t(a)));
     else if constexpr (O == Op::U2fp) return bits(float(a));
+    else if constexpr (O == Op::Umov) return a;
+    else if constexpr (O == Op::Uiadd3) return a + b + c;
+    else if constexpr (O == Op::Uimad) return a * b + c;
+    else if constexpr (O == Op::Ulop3) return lop3(a, b, c, k);
+    else if constexpr (O == Op::Ushl) return a << (b & 31);
     else return 0;
 }
 
