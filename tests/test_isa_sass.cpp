@@ -474,3 +474,22 @@ TEST_CASE("sass forms timing: the uniform pipe, and uniform operands read no reg
     CHECK(r.stats.pipes[int(isa::Pipe::Uniform)].issued == 3);
     CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{2});   // one per cycle
 }
+
+// ---------------------------------------------------------------- nanosleep
+
+TEST_CASE("sass forms timing: nanosleep holds the warp, sleeping, for its duration at the clock", "[timing][sass]") {
+    GpuConfig c = small_config();   // 1000 MHz: a nanosecond is a cycle
+    Recorder rec;
+    auto r = run(one_warp("mov r1, %laneid\nnanosleep 100\niadd r2, r1, 1\n"), c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 1) == std::vector<uint64_t>{1});     // (it reads no register)
+    CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{101});
+    CHECK(r.stats.stall_cycles[int(StallReason::Sleeping)] == 99);
+    // The largest duration of the executing lanes; at 1500 MHz, 10 ns is 15 cycles.
+    c.clock_mhz = 1500;
+    Recorder lanes;
+    run(one_warp("mov r1, %laneid\nnanosleep r1\niadd r2, r1, 1\n"), c, {true, &lanes, {}});
+    CHECK(lanes.issue_cycles(0, 2) == std::vector<uint64_t>{4 + 47});   // 31 ns = 46.5 cycles, rounded up
+    // Functionally it does nothing.
+    Both f(kWarp + ".buffer o u32 32 zero\n    mov r0, %laneid\n    nanosleep 1000\n    st.global [o + r0*4], r0\n    exit\n");
+    CHECK(f.u32("o")[31] == 31);
+}

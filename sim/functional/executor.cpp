@@ -433,6 +433,7 @@ void Executor::step(Block& block, Warp& warp, DynInst& out, const StepEnv& env) 
     out.active = active;
     out.exec = exec;
     out.diverged = out.barrier = out.warp_exited = false;
+    out.sleep_ns = 0;
     switch (sem::Kind(d.kind)) {
     case sem::Kind::Value:
         value_lanes(block, warp, d, exec);
@@ -549,6 +550,12 @@ void Executor::execute_lanes(Block& b, Warp& w, const Decoded& d, uint32_t pc, L
     case sem::Kind::Fp64: fp64_lanes(b, w, in, exec); break;
     case sem::Kind::Wide: wide_lanes(b, w, d, in, exec); break;
     case sem::Kind::Uniform: uniform_op(b, w, d, in, exec, out); break;
+    case sem::Kind::Sleep: {
+        const uint32_t* a = lanes(b, w, in.ops[0], t0);
+        for (uint32_t l = 0; l < 32; ++l)
+            if (lane_on(exec, l)) out.sleep_ns = std::max(out.sleep_ns, a[l]);
+        break;
+    }
     case sem::Kind::Load:
     case sem::Kind::Store:
     case sem::Kind::Atomic: memory_lanes(b, w, in, exec, out); break;

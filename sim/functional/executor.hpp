@@ -101,6 +101,7 @@ struct DynInst {
     bool diverged = false;   // a branch split the active lanes
     bool barrier = false;    // the warp reached `bar`
     bool warp_exited = false;// no live lanes remain
+    uint32_t sleep_ns = 0;   // nanosleep: the largest duration of its exec lanes (0 otherwise)
 };
 
 // The moment of one step, as the caller knows it: the timing model gives the

@@ -50,6 +50,7 @@ enum class Kind : uint8_t {
     Uniform,    // a uniform register from uniform values, once per warp (umov, uiadd3, uldc, ...)
     Load, Store, Atomic, Tex,
     Branch, Call, Ret, Barrier, Exit, Nop,
+    Sleep,      // nanosleep: no effect on values; the timing model holds the warp
 };
 
 constexpr Kind kind_of(Op op) {
@@ -70,6 +71,7 @@ constexpr Kind kind_of(Op op) {
     case Op::Bar: return Kind::Barrier;
     case Op::Exit: return Kind::Exit;
     case Op::Nop: return Kind::Nop;
+    case Op::Nanosleep: return Kind::Sleep;
     default: break;
     }
     // Memory instructions by their table row.
