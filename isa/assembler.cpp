@@ -145,6 +145,25 @@ struct PendingLabel {
 
 class Assembler {
 public:
+    // Applies one directive line (".grid 4 2") to an assembled program, with the
+    // directive's checks, errors located at `option`; then the whole-program checks.
+    static void apply_directive(Program& program, const std::string& line, const std::string& option) {
+        Assembler a;
+        a.prog_ = std::move(program);
+        a.line_loc_ = {option, 0, 0};
+        const std::vector<Token> toks = lex_line(line, a.line_loc_);
+        a.toks_ = &toks;
+        a.pos_ = 1;
+        try {
+            a.parse_directive(toks[0], ".");
+            a.check_local_per_block_of(a.prog_.local_bytes, SourceLoc{option, 0, 0});
+            a.check_regs_after_override(option);
+        } catch (const Error& e) {
+            throw Error(SourceLoc{option, 0, 0}, e.message());
+        }
+        program = std::move(a.prog_);
+    }
+
     Program run(const std::string& text, const std::string& name, const std::string& dir) {
         prog_.path = name;
         include_stack_.push_back(path_key(name));
@@ -1069,10 +1088,29 @@ private:
     }
 
     void check_local_per_block() const {
+        if (local_loc_) check_local_per_block_of(prog_.local_bytes, *local_loc_);
+    }
+
+    // Every register the program names below .regs (the program's register use is derived).
+    void check_regs_after_override(const std::string& option) const {
+        for (const Instruction& in : prog_.code) {
+            auto check = [&](uint16_t r) {
+                if (r < kPredRegBase && r >= prog_.regs_per_thread)
+                    throw Error(SourceLoc{option, 0, 0}, "register r" + std::to_string(r) + " (at " + in.loc.str() +
+                                                             ") out of range: " + std::to_string(prog_.regs_per_thread) +
+                                                             " registers allow r0..r" + std::to_string(prog_.regs_per_thread - 1));
+            };
+            for (int i = 0; i < in.regs.nsrc; ++i) check(in.regs.src[i]);
+            for (int i = 0; i < in.regs.ndst; ++i) check(in.regs.dst[i]);
+        }
+    }
+
+    void check_local_per_block_of(uint32_t local_bytes, const SourceLoc& at) const {
+        if (local_bytes == 0) return;
         const uint64_t threads = prog_.launch.mode == LaunchDecl::Mode::Fragment ? kWarpSize : prog_.launch.block.count();
-        const uint64_t bytes = threads * prog_.local_bytes;
+        const uint64_t bytes = threads * local_bytes;
         if (bytes > kMaxLocalBlockBytes)
-            throw Error(*local_loc_, ".local " + std::to_string(prog_.local_bytes) + " x " + std::to_string(threads) +
+            throw Error(at, ".local " + std::to_string(local_bytes) + " x " + std::to_string(threads) +
                                          " threads = " + std::to_string(bytes) + " bytes per block, more than the limit of " +
                                          std::to_string(kMaxLocalBlockBytes >> 20) + " MiB");
     }
@@ -1156,6 +1194,36 @@ void override_uniform(Program& program, const std::string& assignment) {
     std::vector<std::string> names;
     for (const auto& u : program.uniforms) names.push_back(u.name);
     throw Error(where, "the trace declares no uniform '" + name + "'" + suggest(name, names));
+}
+
+namespace {
+
+// "4,2" -> "4 2"; the option's text as a directive's arguments.
+std::string spaced(std::string s, char sep) {
+    for (char& c : s)
+        if (c == sep) c = ' ';
+    return s;
+}
+
+}  // namespace
+
+void override_launch(Program& program, const LaunchOverrides& o) {
+    const bool compute = !o.grid.empty() || !o.block.empty();
+    if (compute && !o.fragment.empty())
+        throw Error(SourceLoc{"--fragment " + o.fragment, 0, 0}, "conflicts with --grid/--block; a launch is one or the other");
+    if (compute && program.launch.mode == LaunchDecl::Mode::Fragment && (o.grid.empty() || o.block.empty()))
+        throw Error(SourceLoc{o.grid.empty() ? "--block " + o.block : "--grid " + o.grid, 0, 0},
+                    "the trace is a fragment launch: a compute launch needs both --grid and --block");
+    if (!o.grid.empty()) Assembler::apply_directive(program, ".grid " + spaced(o.grid, ','), "--grid " + o.grid);
+    if (!o.block.empty()) Assembler::apply_directive(program, ".block " + spaced(o.block, ','), "--block " + o.block);
+    if (compute) program.launch.mode = LaunchDecl::Mode::Compute;
+    if (!o.fragment.empty()) {
+        const std::string wh = spaced(o.fragment, 'x');
+        if (wh == o.fragment) throw Error(SourceLoc{"--fragment " + o.fragment, 0, 0}, "expected WxH, e.g. 640x480");
+        Assembler::apply_directive(program, ".fragment " + wh, "--fragment " + o.fragment);
+    }
+    if (!o.shared.empty()) Assembler::apply_directive(program, ".shared " + o.shared, "--shared " + o.shared);
+    if (!o.regs.empty()) Assembler::apply_directive(program, ".regs " + o.regs, "--regs " + o.regs);
 }
 
 Program assemble_file(const std::string& path) {
