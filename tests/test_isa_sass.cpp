@@ -493,3 +493,43 @@ TEST_CASE("sass forms timing: nanosleep holds the warp, sleeping, for its durati
     Both f(kWarp + ".buffer o u32 32 zero\n    mov r0, %laneid\n    nanosleep 1000\n    st.global [o + r0*4], r0\n    exit\n");
     CHECK(f.u32("o")[31] == 31);
 }
+
+// ---------------------------------------------------------------- traces/clock_loop.isa
+
+TEST_CASE("sass forms: clock_loop times its own loop with %clock64", "[timing][sass]") {
+    const std::string dir = std::string(SIMT_SOURCE_DIR) + "/traces";
+    const isa::Program p = isa::assemble_file(dir + "/clock_loop.isa");
+    // The hash each thread folds in: 64 times x = (x ^ id ^ salt) * 16777619, from x = id.
+    uint32_t want = 0;
+    for (uint32_t id = 0; id < 1024; ++id) {
+        uint32_t x = id;
+        for (int i = 0; i < 64; ++i) x = (x ^ id ^ 0x9e3779b9u) * 16777619u;
+        want ^= x;
+    }
+    SECTION("functional: %clock64 counts the warp's instructions, 5 an iteration") {
+        GlobalMemory m(p, dir);
+        run_functional(p, m);
+        CHECK(simt::test::words(p, m, "hash")[0] == want);
+        CHECK(simt::test::words(p, m, "cycles") == std::vector<uint32_t>(32, 5 * 64 + 1));
+    }
+    SECTION("timed: each warp's cycles are the issue cycles of its two cs2r apart") {
+        const GpuConfig c = load_config(std::string(SIMT_SOURCE_DIR) + "/configs/h200.yaml");
+        GlobalMemory m(p, dir);
+        Recorder rec;
+        Simulator sim(c, p, m, {true, &rec, {}});
+        sim.run();
+        CHECK(simt::test::words(p, m, "hash")[0] == want);
+        const auto cycles = simt::test::words(p, m, "cycles");
+        const uint32_t before = p.labels.at("loop") - 1, after = uint32_t(p.labels.at("loop") + 5);
+        REQUIRE(p.code[before].op == isa::Op::Cs2r);
+        REQUIRE(p.code[after].op == isa::Op::Cs2r);
+        for (uint64_t w = 0; w < 32; ++w) {
+            INFO("warp " << w);
+            const auto a = rec.issue_cycles(w, before), b = rec.issue_cycles(w, after);
+            REQUIRE(a.size() == 1);
+            REQUIRE(b.size() == 1);
+            CHECK(cycles[w] == b[0] - a[0]);
+            CHECK(cycles[w] == 1400);   // 64 iterations of 21.9 cycles on the H200 config (a taken branch costs 10)
+        }
+    }
+}
