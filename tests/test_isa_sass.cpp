@@ -73,6 +73,8 @@ TEST_CASE("sass forms: fp32 source modifiers -x, |x|, -|x|", "[functional][sass]
                    "    fadd r7, -$u, |r2|\n"         // |1 - l| - 2.5
                    "    fadd r8, -|-3.0|, r1\n"       // l - 3
                    "    fneg r9, -r1\n"               // l
+                   "    umov ur1, 0x40000000\n"       // 2.0
+                   "    ffma r9, -ur1, -|ur1|, r9\n"  // l + 4
                    "    st.global [o + r0*4], r2\n    st.global [o + r0*4 + 128], r3\n"
                    "    st.global [o + r0*4 + 256], r4\n    st.global [o + r0*4 + 384], r5\n"
                    "    st.global [o + r0*4 + 512], r6\n    st.global [o + r0*4 + 640], r7\n"
@@ -88,9 +90,10 @@ TEST_CASE("sass forms: fp32 source modifiers -x, |x|, -|x|", "[functional][sass]
         CHECK(o[128 + l] == ((-x < -a) ? 1.0f : 0.0f));
         CHECK(o[160 + l] == a - 2.5f);
         CHECK(o[192 + l] == x - 3);
-        CHECK(o[224 + l] == x);
+        CHECK(o[224 + l] == x + 4);
     }
     CHECK(isa::disassemble(r.program, 4) == "ffma r4, -|r2|, r1, r1");
+    CHECK(isa::disassemble(r.program, 12) == "ffma r9, -ur1, -|ur1|, r9");
 }
 
 TEST_CASE("sass forms: iadd3, lop3, lea, lea.hi, multiply-high, imad.wide", "[functional][sass]") {

@@ -202,8 +202,7 @@ Executor::Src Executor::decode_src(const isa::Instruction& in, uint32_t i) {
     case OperandKind::Imm: return constant(o.value);
     case OperandKind::Uniform: return constant(sem::modified(o, program_.uniforms[o.value].bits));
     case OperandKind::UReg:
-        if (o.fabs || o.fneg) break;   // (rare: through the Operand, below)
-        return Src{SrcKind::UReg, o.value};
+        return Src{SrcKind::UReg, o.value, o.fabs ? 0x80000000u : 0, o.fneg ? 0x80000000u : 0};
     case OperandKind::Special: break;
     default: return constant(0);
     }
@@ -345,7 +344,7 @@ const uint32_t* Executor::special_lanes(const Block& b, const Warp& w, const Src
     using S = isa::Special;
     if (s.kind == SrcKind::LaneId) return kLaneId.data();
     if (s.kind == SrcKind::UReg) {
-        tmp.fill(w.uregs[s.index]);
+        tmp.fill((w.uregs[s.index] & ~s.clear) ^ s.flip);
         return tmp.data();
     }
     if (s.kind == SrcKind::RegMod) {

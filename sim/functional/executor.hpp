@@ -144,12 +144,12 @@ private:
         WarpArray,  // index: which per-lane array of the Warp (isa::Special TidX.. or PixelX/Y)
         Fill,       // index: an isa::Special that is one value per warp or block (%warpid, %ctaid.*, %clock)
         RegMod,     // index: r * 32, read through the fp32 source modifiers (bits & ~clear) ^ flip
-        UReg,       // index: the uniform register (one value, every lane)
+        UReg,       // index: the uniform register (one value, every lane), with the modifiers of RegMod
     };
     struct Src {
         SrcKind kind = SrcKind::Const;
         uint32_t index = 0;
-        uint32_t clear = 0, flip = 0;   // RegMod only
+        uint32_t clear = 0, flip = 0;   // RegMod, UReg
     };
     // One instruction, decoded at construction: step() reads only this (and
     // the isa::Instruction for memory, texture and fp64 work and for errors).
