@@ -780,25 +780,9 @@ private:
                 o.value = uint32_t(pred_index(next().text));
                 return o;
             }
-            case 'V': {
-                if (t.kind == Tok::Punct && (t.text == "-" || t.text == "|"))
-                    throw Error(at, "operand " + std::to_string(index + 1) + " of " + std::string(op.mnemonic) +
-                                        ": source modifiers (-x, |x|, -|x|) apply to fp32 operands only (fadd, fsub, "
-                                        "fmul, ffma, fmin, fmax, fabs, fneg, fsetp)");
-                o = parse_value(t, wrong);
-                if (o.kind == OperandKind::Special && o.value == uint32_t(Special::Clock64) && op.op != Op::Cs2r)
-                    throw Error(at, "%clock64 is 64 bits: read it with cs2r rD, %clock64 (or use %clock, its low 32 bits)");
-                return o;
-            }
+            case 'V': return parse_vector_value(op, index, wrong);
             case 'F': return parse_fp32_value(op, index, wrong);
-            case 'U': {
-                const int u = t.kind == Tok::Ident ? ureg_index(t) : -1;
-                if (u < 0) return wrong("'" + t.text + "'");
-                ++pos_;
-                o.kind = OperandKind::UReg;
-                o.value = uint32_t(u);
-                return o;
-            }
+            case 'U': return parse_uniform_dst(wrong);
             case 'N': {
                 o = parse_value(t, wrong);
                 if (!is_uniform_value(o)) return wrong("'" + t.text + "', which differs between lanes");
@@ -836,6 +820,34 @@ private:
             }
         }
         return wrong("'" + t.text + "'");
+    }
+
+    // A value operand (V): no source modifiers; %clock64 only for cs2r.
+    template <class Wrong>
+    Operand parse_vector_value(const OpInfo& op, size_t index, Wrong& wrong) {
+        const Token& t = peek();
+        const SourceLoc at = loc_of(t);
+        if (t.kind == Tok::Punct && (t.text == "-" || t.text == "|"))
+            throw Error(at, "operand " + std::to_string(index + 1) + " of " + std::string(op.mnemonic) +
+                                ": source modifiers (-x, |x|, -|x|) apply to fp32 operands only (fadd, fsub, "
+                                "fmul, ffma, fmin, fmax, fabs, fneg, fsetp)");
+        Operand o = parse_value(t, wrong);
+        if (o.kind == OperandKind::Special && o.value == uint32_t(Special::Clock64) && op.op != Op::Cs2r)
+            throw Error(at, "%clock64 is 64 bits: read it with cs2r rD, %clock64 (or use %clock, its low 32 bits)");
+        return o;
+    }
+
+    // A uniform destination register urN (U).
+    template <class Wrong>
+    Operand parse_uniform_dst(Wrong& wrong) {
+        const Token& t = peek();
+        const int u = t.kind == Tok::Ident ? ureg_index(t) : -1;
+        if (u < 0) return wrong("'" + t.text + "'");
+        ++pos_;
+        Operand o;
+        o.kind = OperandKind::UReg;
+        o.value = uint32_t(u);
+        return o;
     }
 
     // An fp32 source with optional modifiers: -x, |x|, -|x|. On an immediate or a
