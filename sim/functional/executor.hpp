@@ -22,6 +22,12 @@
 //     After each step, empty entries and entries whose pc reached their rpc
 //     are popped, and lanes at the kernel's exit (pc == code.size()) finish.
 //   * A guarded `bar` whose guard fails in some live lane is divergent too.
+//   * step(..., env): `env` is the moment of the step as the caller knows it
+//     (StepEnv: the timing model's cycle and SM); %clock, %clock64 and %smid
+//     read it. Without one, %clock reads the warp's own instruction count.
+//   * Uniform registers (ur0..) are one value per warp; a uniform instruction
+//     writes its register when any lane executes it.
+//   * nanosleep changes nothing; DynInst::sleep_ns tells the caller how long.
 //   * Block i of a launch: see fragment.hpp for which thread or pixel each
 //     lane holds; lanes without one are not launched.
 //

@@ -19,7 +19,12 @@
 // Each Value opcode's lane function is lane_value<Op>() (branch-light, so the
 // executor's 32-lane loops vectorise); value() dispatches on a runtime Op.
 //
-// Left out: denormal flushing, fp16, rounding-mode suffixes.
+// Also here: the fp32 source modifiers (modified()), the bit operations of
+// LOP3/LEA.HI/PRMT/POPC/FLO/BREV/BFE/BFI, multiply-high and wide multiply-add,
+// dmin/dmax/dsetp, and every atomic operation (atom_op() reads it from the
+// row's mnemonic, so the table stays the one list).
+//
+// Left out: denormal flushing, fp16, rounding-mode suffixes, 64-bit atomics.
 #pragma once
 
 #include "isa/isa.hpp"
