@@ -2,6 +2,7 @@
 #include "isa/isa.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -155,8 +156,15 @@ std::string disassemble(const Program& p, uint32_t pc) {
     }
     os << info(in.op).mnemonic;
     if (in.cmp != Cmp::None) os << '.' << cmp_name(in.cmp);
+    const std::string_view sig = info(in.op).signature;
     for (uint8_t i = 0; i < in.nops; ++i) {
         os << (i == 0 ? " " : ", ");
+        if (2u * i < sig.size() && sig[2 * i] == 'K') {   // a truth table reads best in hex, as SASS prints it
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "0x%02x", in.ops[i].value);
+            os << buf;
+            continue;
+        }
         print_operand(os, p, in.ops[i]);
     }
     return os.str();

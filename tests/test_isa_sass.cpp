@@ -445,6 +445,7 @@ TEST_CASE("sass forms: uniform registers hold one value per warp", "[functional]
         }
     }
     CHECK(isa::disassemble(r.program, 2) == "uiadd3 ur2, ur1, $n, 3");
+    CHECK(isa::disassemble(r.program, 4) == "ulop3 ur4, ur3, 255, 256, 0xe8");
 }
 
 TEST_CASE("sass forms: uniform assembler errors", "[assembler][errors][sass]") {
