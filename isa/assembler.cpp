@@ -77,7 +77,7 @@ std::vector<Token> lex_line(const std::string& line, const SourceLoc& where) {
             t.kind = Tok::String;
             t.text = line.substr(i + 1, j - i - 1);
             i = j + 1;
-        } else if (std::strchr(",[]+-*:@!=", c)) {
+        } else if (std::strchr(",[]+-*:@!=|", c)) {
             t.kind = Tok::Punct;
             t.text = std::string(1, c);
             depth += (c == '[') - (c == ']');
@@ -145,6 +145,25 @@ struct PendingLabel {
 
 class Assembler {
 public:
+    // Applies one directive line (".grid 4 2") to an assembled program, with the
+    // directive's checks, errors located at `option`; then the whole-program checks.
+    static void apply_directive(Program& program, const std::string& line, const std::string& option) {
+        Assembler a;
+        a.prog_ = std::move(program);
+        a.line_loc_ = {option, 0, 0};
+        const std::vector<Token> toks = lex_line(line, a.line_loc_);
+        a.toks_ = &toks;
+        a.pos_ = 1;
+        try {
+            a.parse_directive(toks[0], ".");
+            a.check_local_per_block_of(a.prog_.local_bytes, SourceLoc{option, 0, 0});
+            a.check_regs_after_override(option);
+        } catch (const Error& e) {
+            throw Error(SourceLoc{option, 0, 0}, e.message());
+        }
+        program = std::move(a.prog_);
+    }
+
     Program run(const std::string& text, const std::string& name, const std::string& dir) {
         prog_.path = name;
         include_stack_.push_back(path_key(name));
@@ -265,6 +284,8 @@ private:
     }
 
     static bool is_register_name(const std::string& s) {
+        if (s.size() > 2 && s[0] == 'u' && s[1] == 'r')
+            return std::all_of(s.begin() + 2, s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
         if (s.size() < 2 || (s[0] != 'r' && s[0] != 'p')) return false;
         return std::all_of(s.begin() + 1, s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
     }
@@ -574,7 +595,7 @@ private:
         auto base = by_name.find(mnemonic.substr(0, dot));
         if (base == by_name.end()) return nullptr;
         Op op = base->second->op;
-        if (op != Op::Isetp && op != Op::Usetp && op != Op::Fsetp) return nullptr;
+        if (!takes_cmp(op)) return nullptr;
         static const std::map<std::string, Cmp> cmps = {{"lt", Cmp::Lt}, {"le", Cmp::Le}, {"gt", Cmp::Gt},
                                                         {"ge", Cmp::Ge}, {"eq", Cmp::Eq}, {"ne", Cmp::Ne}};
         auto c = cmps.find(mnemonic.substr(dot + 1));
@@ -609,7 +630,7 @@ private:
             std::string msg = "unknown opcode '" + clip(mt.text) + "'" + suggest(mt.text, all_mnemonics());
             throw Error(loc_of(mt), msg + "; see isa/README.md for the instruction list");
         }
-        bool needs_cmp = op->op == Op::Isetp || op->op == Op::Usetp || op->op == Op::Fsetp;
+        bool needs_cmp = takes_cmp(op->op);
         if (needs_cmp && cmp == Cmp::None)
             throw Error(loc_of(mt), std::string(op->mnemonic) + " needs a comparison: " + std::string(op->mnemonic) +
                                         ".lt, .le, .gt, .ge, .eq or .ne");
@@ -650,6 +671,17 @@ private:
         return r;
     }
 
+    // Parses "urN"; returns -1 if the token is not a uniform register name at all.
+    int ureg_index(const Token& t) {
+        const std::string& s = t.text;
+        if (s.size() < 3 || s[0] != 'u' || s[1] != 'r' ||
+            !std::all_of(s.begin() + 2, s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+            return -1;
+        if (s.size() > 4 || std::stoi(s.substr(2)) >= int(kNumURegs))
+            throw Error(loc_of(t), "uniform register '" + s + "' out of range; expected ur0..ur" + std::to_string(kNumURegs - 1));
+        return std::stoi(s.substr(2));
+    }
+
     void note_reg(int r, int width) {
         any_reg_ = true;
         max_reg_ = std::max<uint32_t>(max_reg_, uint32_t(r + width - 1));
@@ -664,6 +696,13 @@ private:
             case 'W': return "the first of 4 consecutive registers rN..rN+3";
             case 'X': return "the first of 4 consecutive registers rN..rN+3";
             case 'V': return "a value: register, immediate, %special or $uniform";
+            case 'F': return "an fp32 value: register, immediate or $uniform, optionally -x, |x| or -|x|";
+            case 'G': return "an fp64 value: an even register rN (the pair rN:rN+1) or an immediate";
+            case 'K': return "a truth table: an integer 0..255 (0x80 = a & b & c, 0x96 = a ^ b ^ c)";
+            case 'S': return "a shift: an integer 0..31";
+            case 'U': return "a destination uniform register ur0..ur62";
+            case 'N': return "a uniform value: urN, an immediate, a $uniform or a per-warp %special "
+                             "(%ctaid.*, %ntid.*, %nctaid.*, %warpid, %smid, %clock)";
             case 'Q': return "a predicate p0..p6, pt, or !pN";
             case 'M': return "a memory operand [buffer + rI*S + offset]";
             case 'L': return "a label";
@@ -741,8 +780,22 @@ private:
                 o.value = uint32_t(pred_index(next().text));
                 return o;
             }
-            case 'V': return parse_value(t, wrong);
-            case 'M': return parse_mem(op, wrong);
+            case 'V': return parse_vector_value(op, index, wrong);
+            case 'F': return parse_fp32_value(op, index, wrong);
+            case 'U': return parse_uniform_dst(wrong);
+            case 'N': {
+                o = parse_value(t, wrong);
+                if (!is_uniform_value(o)) return wrong("'" + t.text + "', which differs between lanes");
+                return o;
+            }
+            case 'G': return parse_fp64_value(wrong);
+            case 'K': case 'S': return parse_small_immediate(kind, op, index);
+            case 'M': {
+                o = parse_mem(op, wrong);
+                if (op.pipe == Pipe::Uniform && o.mem.index_reg >= 0)
+                    throw Error(at, std::string(op.mnemonic) + " reads a uniform address: [buffer + offset], no register");
+                return o;
+            }
             case 'L': {
                 if (t.kind != Tok::Ident || t.text[0] == '%' || t.text[0] == '$' || t.text[0] == '.')
                     return wrong("'" + t.text + "'");
@@ -767,6 +820,121 @@ private:
             }
         }
         return wrong("'" + t.text + "'");
+    }
+
+    // A value operand (V): no source modifiers; %clock64 only for cs2r.
+    template <class Wrong>
+    Operand parse_vector_value(const OpInfo& op, size_t index, Wrong& wrong) {
+        const Token& t = peek();
+        const SourceLoc at = loc_of(t);
+        if (t.kind == Tok::Punct && (t.text == "-" || t.text == "|"))
+            throw Error(at, "operand " + std::to_string(index + 1) + " of " + std::string(op.mnemonic) +
+                                ": source modifiers (-x, |x|, -|x|) apply to fp32 operands only (fadd, fsub, "
+                                "fmul, ffma, fmin, fmax, fabs, fneg, fsetp)");
+        Operand o = parse_value(t, wrong);
+        if (o.kind == OperandKind::Special && o.value == uint32_t(Special::Clock64) && op.op != Op::Cs2r)
+            throw Error(at, "%clock64 is 64 bits: read it with cs2r rD, %clock64 (or use %clock, its low 32 bits)");
+        return o;
+    }
+
+    // A uniform destination register urN (U).
+    template <class Wrong>
+    Operand parse_uniform_dst(Wrong& wrong) {
+        const Token& t = peek();
+        const int u = t.kind == Tok::Ident ? ureg_index(t) : -1;
+        if (u < 0) return wrong("'" + t.text + "'");
+        ++pos_;
+        Operand o;
+        o.kind = OperandKind::UReg;
+        o.value = uint32_t(u);
+        return o;
+    }
+
+    // An fp32 source with optional modifiers: -x, |x|, -|x|. On an immediate or a
+    // uniform they are folded into its bits; a %special takes none.
+    template <class Wrong>
+    Operand parse_fp32_value(const OpInfo& op, size_t index, Wrong& wrong) {
+        const SourceLoc at = loc_here();
+        const bool neg = accept("-");
+        const bool abs = accept("|");
+        if (at_end()) fail(std::string("expected ") + kind_words('F') + found());
+        Operand o = parse_value(peek(), wrong);
+        if (abs) expect("|", "closing the absolute value |x|");
+        if (!neg && !abs) return o;
+        if (o.kind == OperandKind::Special)
+            throw Error(at, "operand " + std::to_string(index + 1) + " of " + std::string(op.mnemonic) +
+                                ": a %special value takes no source modifier; expected a register, immediate or $uniform");
+        if (o.kind == OperandKind::Imm) {
+            if (abs) o.value &= 0x7fffffffu;
+            if (neg) o.value ^= 0x80000000u;
+            return o;
+        }
+        o.fabs = abs;
+        o.fneg = neg;
+        return o;
+    }
+
+    // An fp64 source: an even register (the pair) or an immediate read as an fp64 value.
+    template <class Wrong>
+    Operand parse_fp64_value(Wrong& wrong) {
+        const Token& t = peek();
+        Operand o;
+        if (t.kind == Tok::Number) {
+            auto v = parse_number(t.text);
+            if (!v) throw Error(loc_of(t), "bad number '" + t.text + "'; expected an fp64 value");
+            const double d = v->is_float ? parse_double(t.text) : v->as_double;
+            uint64_t b;
+            std::memcpy(&b, &d, 8);
+            ++pos_;
+            o.kind = OperandKind::Imm;
+            o.fp = o.wide = true;
+            o.value = uint32_t(b);
+            o.hi = uint32_t(b >> 32);
+            return o;
+        }
+        if (t.kind != Tok::Ident || reg_index(t) < 0) return wrong("'" + t.text + "'");
+        const int r = reg_index(t);
+        if (r % 2) throw Error(loc_of(t), "fp64 register pair must start at an even register, found '" + t.text + "'");
+        if (r + 1 >= int(kMaxRegs))
+            throw Error(loc_of(t), "register range r" + std::to_string(r) + "..r" + std::to_string(r + 1) +
+                                       " out of range; expected registers up to r254");
+        ++pos_;
+        note_reg(r, 2);
+        o.kind = OperandKind::Reg;
+        o.value = uint32_t(r);
+        return o;
+    }
+
+    // A float literal at full double precision (parse_number rounds it to fp32).
+    static double parse_double(std::string body) {
+        if (!body.empty() && body.back() == 'f') body.pop_back();
+        return std::strtod(body.c_str(), nullptr);
+    }
+
+    // lop3's truth table (K: 0..255) or a shift (S: 0..31).
+    Operand parse_small_immediate(char kind, const OpInfo& op, size_t index) {
+        const uint64_t max = kind == 'K' ? 255 : 31;
+        const Token& t = peek();
+        auto v = t.kind == Tok::Number ? parse_number(t.text) : std::nullopt;
+        if (!v || v->is_float || v->as_int < 0 || uint64_t(v->as_int) > max)
+            throw Error(loc_of(t), "operand " + std::to_string(index + 1) + " of " + std::string(op.mnemonic) +
+                                       ": expected " + kind_words(kind) + ", found '" + t.text + "'");
+        ++pos_;
+        Operand o;
+        o.kind = OperandKind::Imm;
+        o.value = uint32_t(v->as_int);
+        return o;
+    }
+
+    // One value for the whole warp: what a uniform instruction may read.
+    static bool is_uniform_value(const Operand& o) {
+        if (o.kind == OperandKind::Imm || o.kind == OperandKind::Uniform || o.kind == OperandKind::UReg) return true;
+        if (o.kind != OperandKind::Special) return false;
+        switch (Special(o.value)) {
+            case Special::LaneId: case Special::TidX: case Special::TidY: case Special::TidZ:
+            case Special::PixelX: case Special::PixelY: case Special::Clock64: return false;
+            default: return true;
+        }
     }
 
     int find_buffer(const std::string& n) const {
@@ -795,14 +963,15 @@ private:
                 {"%ctaid.y", Special::CtaidY},  {"%ctaid.z", Special::CtaidZ},  {"%ntid.x", Special::NtidX},
                 {"%ntid.y", Special::NtidY},    {"%ntid.z", Special::NtidZ},    {"%nctaid.x", Special::NctaidX},
                 {"%nctaid.y", Special::NctaidY}, {"%nctaid.z", Special::NctaidZ}, {"%pixel.x", Special::PixelX},
-                {"%pixel.y", Special::PixelY}};
+                {"%pixel.y", Special::PixelY},  {"%clock", Special::Clock},     {"%clock64", Special::Clock64},
+                {"%smid", Special::SmId}};
             auto it = sp.find(t.text);
             if (it == sp.end()) {
                 std::vector<std::string> names;
                 for (auto& [k, v] : sp) names.push_back(k);
                 throw Error(at, "unknown special value '" + t.text + "'" + suggest(t.text, names) +
                                     "; expected %laneid, %warpid, %tid.x/y/z, %ctaid.x/y/z, %ntid.x/y/z, "
-                                    "%nctaid.x/y/z, %pixel.x/y");
+                                    "%nctaid.x/y/z, %pixel.x/y, %clock, %clock64, %smid");
             }
             ++pos_;
             o.kind = OperandKind::Special;
@@ -818,6 +987,12 @@ private:
                 return o;
             }
             throw Error(at, "unknown uniform '" + t.text + "'; declare it with .uniform before use");
+        }
+        if (const int u = ureg_index(t); u >= 0) {
+            ++pos_;
+            o.kind = OperandKind::UReg;
+            o.value = uint32_t(u);
+            return o;
         }
         int r = reg_index(t);
         if (r < 0) return wrong("'" + t.text + "'");
@@ -925,10 +1100,29 @@ private:
     }
 
     void check_local_per_block() const {
+        if (local_loc_) check_local_per_block_of(prog_.local_bytes, *local_loc_);
+    }
+
+    // Every register the program names below .regs (the program's register use is derived).
+    void check_regs_after_override(const std::string& option) const {
+        for (const Instruction& in : prog_.code) {
+            auto check = [&](uint16_t r) {
+                if (r < kPredRegBase && r >= prog_.regs_per_thread)
+                    throw Error(SourceLoc{option, 0, 0}, "register r" + std::to_string(r) + " (at " + in.loc.str() +
+                                                             ") out of range: " + std::to_string(prog_.regs_per_thread) +
+                                                             " registers allow r0..r" + std::to_string(prog_.regs_per_thread - 1));
+            };
+            for (int i = 0; i < in.regs.nsrc; ++i) check(in.regs.src[i]);
+            for (int i = 0; i < in.regs.ndst; ++i) check(in.regs.dst[i]);
+        }
+    }
+
+    void check_local_per_block_of(uint32_t local_bytes, const SourceLoc& at) const {
+        if (local_bytes == 0) return;
         const uint64_t threads = prog_.launch.mode == LaunchDecl::Mode::Fragment ? kWarpSize : prog_.launch.block.count();
-        const uint64_t bytes = threads * prog_.local_bytes;
+        const uint64_t bytes = threads * local_bytes;
         if (bytes > kMaxLocalBlockBytes)
-            throw Error(*local_loc_, ".local " + std::to_string(prog_.local_bytes) + " x " + std::to_string(threads) +
+            throw Error(at, ".local " + std::to_string(local_bytes) + " x " + std::to_string(threads) +
                                          " threads = " + std::to_string(bytes) + " bytes per block, more than the limit of " +
                                          std::to_string(kMaxLocalBlockBytes >> 20) + " MiB");
     }
@@ -967,7 +1161,14 @@ private:
                 case 'W': for (uint32_t i = 0; i < 4; ++i) dst(uint16_t(o.value + i)); break;
                 case 'E': src(uint16_t(o.value)); src(uint16_t(o.value + 1)); break;
                 case 'X': for (uint32_t i = 0; i < 4; ++i) src(uint16_t(o.value + i)); break;
-                case 'V': if (o.kind == OperandKind::Reg) src(uint16_t(o.value)); break;
+                case 'V': case 'F': case 'N':
+                    if (o.kind == OperandKind::Reg) src(uint16_t(o.value));
+                    if (o.kind == OperandKind::UReg) src(uint16_t(kURegBase + o.value));
+                    break;
+                case 'U': dst(uint16_t(kURegBase + o.value)); break;
+                case 'G':
+                    if (o.kind == OperandKind::Reg) { src(uint16_t(o.value)); src(uint16_t(o.value + 1)); }
+                    break;
                 case 'Q': if (o.value != kPredTrue) src(uint16_t(kPredRegBase + o.value)); break;
                 case 'M': if (o.mem.index_reg >= 0) src(uint16_t(o.mem.index_reg)); break;
                 default: break;
@@ -1005,6 +1206,36 @@ void override_uniform(Program& program, const std::string& assignment) {
     std::vector<std::string> names;
     for (const auto& u : program.uniforms) names.push_back(u.name);
     throw Error(where, "the trace declares no uniform '" + name + "'" + suggest(name, names));
+}
+
+namespace {
+
+// "4,2" -> "4 2"; the option's text as a directive's arguments.
+std::string spaced(std::string s, char sep) {
+    for (char& c : s)
+        if (c == sep) c = ' ';
+    return s;
+}
+
+}  // namespace
+
+void override_launch(Program& program, const LaunchOverrides& o) {
+    const bool compute = !o.grid.empty() || !o.block.empty();
+    if (compute && !o.fragment.empty())
+        throw Error(SourceLoc{"--fragment " + o.fragment, 0, 0}, "conflicts with --grid/--block; a launch is one or the other");
+    if (compute && program.launch.mode == LaunchDecl::Mode::Fragment && (o.grid.empty() || o.block.empty()))
+        throw Error(SourceLoc{o.grid.empty() ? "--block " + o.block : "--grid " + o.grid, 0, 0},
+                    "the trace is a fragment launch: a compute launch needs both --grid and --block");
+    if (!o.grid.empty()) Assembler::apply_directive(program, ".grid " + spaced(o.grid, ','), "--grid " + o.grid);
+    if (!o.block.empty()) Assembler::apply_directive(program, ".block " + spaced(o.block, ','), "--block " + o.block);
+    if (compute) program.launch.mode = LaunchDecl::Mode::Compute;
+    if (!o.fragment.empty()) {
+        const std::string wh = spaced(o.fragment, 'x');
+        if (wh == o.fragment) throw Error(SourceLoc{"--fragment " + o.fragment, 0, 0}, "expected WxH, e.g. 640x480");
+        Assembler::apply_directive(program, ".fragment " + wh, "--fragment " + o.fragment);
+    }
+    if (!o.shared.empty()) Assembler::apply_directive(program, ".shared " + o.shared, "--shared " + o.shared);
+    if (!o.regs.empty()) Assembler::apply_directive(program, ".regs " + o.regs, "--regs " + o.regs);
 }
 
 Program assemble_file(const std::string& path) {

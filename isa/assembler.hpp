@@ -21,4 +21,16 @@ Program assemble_text(const std::string& text, const std::string& name, const st
 // uniform's type), for --uniform on the command line. Throws simt::Error.
 void override_uniform(Program& program, const std::string& assignment);
 
+// Launch shape and resources given on the command line, as typed (empty: the
+// trace's own): --grid X[,Y,Z], --block X[,Y,Z], --fragment WxH, --shared BYTES,
+// --regs N. Each goes through its directive's checks and then the program's
+// (registers fit .regs, local memory per block); --grid/--block turn a fragment
+// trace into a compute launch (both are needed), --fragment a compute trace into
+// a fragment launch. Errors are located at the option ("--block 2048: error: ...").
+struct LaunchOverrides {
+    std::string grid, block, fragment, shared, regs;
+    bool any() const { return !grid.empty() || !block.empty() || !fragment.empty() || !shared.empty() || !regs.empty(); }
+};
+void override_launch(Program& program, const LaunchOverrides& overrides);
+
 }  // namespace simt::isa

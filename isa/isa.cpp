@@ -2,6 +2,7 @@
 #include "isa/isa.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -29,6 +30,7 @@ std::string_view pipe_name(Pipe p) {
         case Pipe::Branch: return "branch";
         case Pipe::Imad: return "imad";
         case Pipe::Iadd: return "iadd";
+        case Pipe::Uniform: return "uniform";
     }
     return "?";
 }
@@ -69,19 +71,38 @@ const char* cmp_name(Cmp c) {
 const char* special_name(Special s) {
     static const char* names[] = {"%laneid", "%warpid",  "%tid.x",    "%tid.y",    "%tid.z",   "%ctaid.x",
                                   "%ctaid.y", "%ctaid.z", "%ntid.x",   "%ntid.y",   "%ntid.z",  "%nctaid.x",
-                                  "%nctaid.y", "%nctaid.z", "%pixel.x", "%pixel.y"};
+                                  "%nctaid.y", "%nctaid.z", "%pixel.x", "%pixel.y", "%clock",   "%clock64", "%smid"};
     return names[static_cast<int>(s)];
 }
 
+void print_plain(std::ostream& os, const Program& p, const Operand& o);
+
 void print_operand(std::ostream& os, const Program& p, const Operand& o) {
+    if (o.fneg) os << '-';
+    if (o.fabs) os << '|';
+    print_plain(os, p, o);
+    if (o.fabs) os << '|';
+}
+
+void print_plain(std::ostream& os, const Program& p, const Operand& o) {
     switch (o.kind) {
         case OperandKind::Reg: os << 'r' << o.value; break;
+        case OperandKind::UReg: os << "ur" << o.value; break;
         case OperandKind::Pred:
             if (o.negate) os << '!';
             if (o.value == kPredTrue) os << "pt"; else os << 'p' << o.value;
             break;
         case OperandKind::Imm:
-            if (o.fp) {
+            if (o.wide) {
+                double d;
+                const uint64_t b = uint64_t(o.hi) << 32 | o.value;
+                std::memcpy(&d, &b, 8);
+                char buf[40];
+                auto r = std::to_chars(buf, buf + sizeof buf, d);
+                std::string_view txt(buf, r.ptr - buf);
+                os << txt;
+                if (txt.find_first_of(".en") == std::string_view::npos) os << ".0";
+            } else if (o.fp) {
                 float f;
                 std::memcpy(&f, &o.value, 4);
                 char buf[32];
@@ -135,8 +156,15 @@ std::string disassemble(const Program& p, uint32_t pc) {
     }
     os << info(in.op).mnemonic;
     if (in.cmp != Cmp::None) os << '.' << cmp_name(in.cmp);
+    const std::string_view sig = info(in.op).signature;
     for (uint8_t i = 0; i < in.nops; ++i) {
         os << (i == 0 ? " " : ", ");
+        if (2u * i < sig.size() && sig[2 * i] == 'K') {   // a truth table reads best in hex, as SASS prints it
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "0x%02x", in.ops[i].value);
+            os << buf;
+            continue;
+        }
         print_operand(os, p, in.ops[i]);
     }
     return os.str();

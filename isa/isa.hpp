@@ -24,11 +24,13 @@ constexpr uint32_t kMaxRegs = 255;   // r0 .. r254
 constexpr uint32_t kNumPreds = 7;    // p0 .. p6; "pt" is the constant true
 constexpr uint32_t kPredTrue = 7;    // index used for pt
 constexpr uint16_t kPredRegBase = 256;  // scoreboard id of p0 (general registers are 0..254)
+constexpr uint32_t kNumURegs = 63;      // uniform registers ur0 .. ur62 (one value per warp)
+constexpr uint16_t kURegBase = 272;     // scoreboard id of ur0
 
 // The pipe class an instruction issues to; which datapaths of a sub-partition
 // execute each class is the config's per-architecture table (pipes.<class>.datapaths).
-enum class Pipe : uint8_t { Fma, Alu, Sfu, Fp64, Lsu, Tex, Branch, Imad, Iadd };
-constexpr int kNumPipes = 9;
+enum class Pipe : uint8_t { Fma, Alu, Sfu, Fp64, Lsu, Tex, Branch, Imad, Iadd, Uniform };
+constexpr int kNumPipes = 10;
 enum class Lat : uint8_t { Fixed, Mio, L1tex, Emul, Ctrl };
 enum class Space : uint8_t { None, Global, Shared, Local, Const };
 enum class Access : uint8_t { None, Load, Store, Atomic };
@@ -51,12 +53,30 @@ struct OpInfo {
     std::string_view doc;
 };
 
+// Columns of the table known at compile time (for `if constexpr` dispatch).
+namespace detail {
+inline constexpr Access kAccess[] = {
+#define OP(e, m, pipe, lat, sig, space, acc, bytes, doc) Access::acc,
+#include "opcodes.def"
+#undef OP
+};
+inline constexpr std::string_view kMnemonic[] = {
+#define OP(e, m, pipe, lat, sig, space, acc, bytes, doc) m,
+#include "opcodes.def"
+#undef OP
+};
+}  // namespace detail
+constexpr Access access_of(Op op) { return detail::kAccess[static_cast<size_t>(op)]; }
+constexpr std::string_view mnemonic_of(Op op) { return detail::kMnemonic[static_cast<size_t>(op)]; }
+
 // One row per opcode, indexed by static_cast<size_t>(Op).
 const std::vector<OpInfo>& op_table();
 inline const OpInfo& info(Op op) { return op_table()[static_cast<size_t>(op)]; }
-std::string_view pipe_name(Pipe p);   // "fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd"
+std::string_view pipe_name(Pipe p);   // "fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd", "uniform"
 
 enum class Cmp : uint8_t { None, Lt, Le, Gt, Ge, Eq, Ne };
+// The compares, whose mnemonic takes a .CMP suffix (isetp.lt, dsetp.ge, ...).
+constexpr bool takes_cmp(Op op) { return op == Op::Isetp || op == Op::Usetp || op == Op::Fsetp || op == Op::Dsetp; }
 
 enum class Special : uint8_t {
     LaneId, WarpId,                      // %laneid, %warpid (warp index within the block)
@@ -65,9 +85,12 @@ enum class Special : uint8_t {
     NtidX, NtidY, NtidZ,                 // %ntid.x ... (block size)
     NctaidX, NctaidY, NctaidZ,           // %nctaid.x ... (grid size)
     PixelX, PixelY,                      // %pixel.x, %pixel.y (fragment launches)
+    Clock, Clock64,                      // %clock, %clock64: the SM's cycle counter at issue (functional
+                                         // runs: the warp's count of instructions issued before this one)
+    SmId,                                // %smid: the SM the block runs on (functional runs: 0)
 };
 
-enum class OperandKind : uint8_t { None, Reg, Pred, Imm, Special, Uniform, Mem, Label, Buffer };
+enum class OperandKind : uint8_t { None, Reg, Pred, Imm, Special, Uniform, Mem, Label, Buffer, UReg };
 
 // A memory operand [base + rI*scale + offset]; base is a buffer for the
 // global/const spaces (required there) and absent for shared/local.
@@ -82,14 +105,19 @@ struct Operand {
     OperandKind kind = OperandKind::None;
     bool negate = false;   // for predicate sources: !pN
     bool fp = false;       // Imm written as a float literal (for printing)
-    uint32_t value = 0;    // Reg: index; Pred: index (kPredTrue = pt); Imm: 32 bits;
-                           // Special: Special; Uniform: index into Program::uniforms;
+    bool fneg = false;     // fp32 source modifier -x (signature 'F'; applied after fabs)
+    bool fabs = false;     // fp32 source modifier |x|
+    bool wide = false;     // Imm of an fp64 source (signature 'G'): 64 bits, high word in `hi`
+    uint32_t hi = 0;
+    uint32_t value = 0;    // Reg: index; Pred: index (kPredTrue = pt); Imm: 32 bits (fp64: the low word);
+                           // Special: Special; Uniform: index into Program::uniforms; UReg: N of urN;
                            // Label: target pc; Buffer: index into Program::buffers
     MemRef mem;            // Mem only
 };
 
 // Registers an instruction reads and writes, for the scoreboard and the bank
-// model. General registers are 0..254, predicates kPredRegBase + p.
+// model. General registers are 0..254, predicates kPredRegBase + p, uniform
+// registers kURegBase + n.
 struct RegUse {
     std::array<uint16_t, 8> src{};
     std::array<uint16_t, 4> dst{};
@@ -103,7 +131,7 @@ struct Instruction {
     int8_t guard = -1;          // predicate index guarding the instruction, -1 = none
     bool guard_negate = false;  // @!pN
     uint8_t nops = 0;
-    std::array<Operand, 4> ops{};
+    std::array<Operand, 5> ops{};
     RegUse regs;                // derived by the assembler from ops and guard
     SourceLoc loc;              // where the instruction was written
 };

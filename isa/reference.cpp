@@ -26,6 +26,12 @@ std::string operands(std::string_view sig) {
             case 'D': out += "rD:rD+1"; break;
             case 'W': out += "rD..rD+3"; break;
             case 'V': out += "a"; break;
+            case 'F': out += "a"; break;
+            case 'G': out += "a"; break;
+            case 'K': out += "LUT"; break;
+            case 'U': out += "urD"; break;
+            case 'N': out += "a"; break;
+            case 'S': out += "SH"; break;
             case 'E': out += "rA:rA+1"; break;
             case 'X': out += "rS..rS+3"; break;
             case 'Q': out += "q"; break;
@@ -65,7 +71,7 @@ std::string markdown_reference() {
     os << "|---|---|---|---|---|\n";
     for (const auto& i : op_table()) {
         std::string m(i.mnemonic);
-        if (i.op == Op::Isetp || i.op == Op::Usetp || i.op == Op::Fsetp) m += ".CMP";
+        if (takes_cmp(i.op)) m += ".CMP";
         os << "| `" << m << "` | " << (i.signature.empty() ? "" : "`" + operands(i.signature) + "`") << " | "
            << pipe_name(i.pipe) << " | " << lat_words(i.lat) << " | " << escape(i.doc) << " |\n";
     }

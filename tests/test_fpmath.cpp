@@ -190,7 +190,10 @@ TEST_CASE("fpmath: the executor's lane loops give sem::value's bits for every va
     for (size_t k = 0; k < ops.size(); ++k) {
         const size_t nsrc = std::count(ops[k]->signature.begin(), ops[k]->signature.end(), ',');
         std::string operands = "r5";
-        for (size_t s = 0; s < nsrc; ++s) operands += ", r" + std::to_string(1 + s);
+        for (size_t s = 0; s < nsrc; ++s) {
+            const char kind = ops[k]->signature[2 * (s + 1)];   // a K or S immediate: lop3's table, lea's shift
+            operands += kind == 'K' ? ", 0xca" : kind == 'S' ? ", 5" : ", r" + std::to_string(1 + s);
+        }
         text += "    mov r5, 7\n    @p0 " + std::string(ops[k]->mnemonic) + " " + operands + "\n";
         text += "    st.global [o + r0*4 + " + std::to_string(k * kThreads * 4) + "], r5\n";
     }
@@ -229,7 +232,10 @@ TEST_CASE("fpmath: the executor's lane loops give sem::value's bits for every va
     uint64_t mismatches = 0;
     for (size_t k = 0; k < ops.size(); ++k) {
         for (uint32_t i = 0; i < kThreads; ++i) {
-            const uint32_t want = i % 4 == 1 ? 7u : sem::value(ops[k]->op, in[0][i], in[1][i], in[2][i]);
+            const std::string_view sig = ops[k]->signature;
+            const uint32_t imm = sig.find('K') != sig.npos ? 0xca : sig.find('S') != sig.npos ? 5 : 0;
+            const uint32_t c = sig.size() > 6 && sig[6] == 'S' ? 5 : in[2][i];   // lea: the shift is operand c
+            const uint32_t want = i % 4 == 1 ? 7u : sem::value(ops[k]->op, in[0][i], in[1][i], c, imm);
             if (out[k * kThreads + i] != want) {
                 if (++mismatches < 10) FAIL_CHECK(ops[k]->mnemonic << " lane input " << i << ": " << out[k * kThreads + i]
                                                                   << " != " << want);

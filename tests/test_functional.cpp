@@ -209,8 +209,9 @@ TEST_CASE("functional: every opcode has a semantic class matching its signature"
     for (const isa::OpInfo& oi : isa::op_table()) {
         INFO(oi.mnemonic);
         const sem::Kind k = sem::kind_of(oi.op);
-        if (k == sem::Kind::Value) CHECK((oi.signature.rfind("R,V", 0) == 0));
-        if (oi.access == isa::Access::Load && k != sem::Kind::Tex) CHECK(k == sem::Kind::Load);
+        if (k == sem::Kind::Value) CHECK((oi.signature.rfind("R,V", 0) == 0 || oi.signature.rfind("R,F", 0) == 0));
+        if (oi.access == isa::Access::Atomic) CHECK(sem::atom_op(oi.op) != sem::AtomOp::None);
+        if (oi.access == isa::Access::Load && k != sem::Kind::Tex && oi.pipe != isa::Pipe::Uniform) CHECK(k == sem::Kind::Load);
         if (oi.access == isa::Access::Store) CHECK(k == sem::Kind::Store);
         if (oi.access == isa::Access::Atomic) CHECK(k == sem::Kind::Atomic);
         if (oi.pipe == isa::Pipe::Branch) CHECK(oi.signature.find('R') == std::string_view::npos);

@@ -99,3 +99,30 @@ TEST_CASE("report: --compare reads a JSON report and names bad ones", "[report]"
     CHECK(error("{\n\"cycles\": 1,\n\"x\": }") .find("r.json:3: error: not valid JSON") == 0);
     CHECK(error("{\"cycles\": 1}") == "r.json: error: not a simt-sim --json report (no \"warp_instructions\")");
 }
+
+TEST_CASE("report: the timeline filter keeps SMs, warps and a window, clipping rows to it", "[report]") {
+    report::TimelineFilter f;
+    f.sms = report::parse_id_list("--timeline-sm", "0,2-3");
+    f.warps = report::parse_id_list("--timeline-warps", "1-2");
+    report::parse_window("--timeline-window", "10:20", f);
+    CHECK(f.sms == std::vector<std::pair<uint64_t, uint64_t>>{{0, 0}, {2, 3}});
+    std::ostringstream out;
+    report::TimelineCsvWriter w(out, f);
+    StateInterval a = iv(1, 5, 15, StallReason::Wait, 3);          // clipped to [10, 15)
+    StateInterval b = iv(2, 19, 30, StallReason::LongScoreboard, 4);  // clipped to [19, 20)
+    StateInterval c = iv(2, 20, 25, StallReason::Wait, 5);          // after the window
+    StateInterval d = iv(0, 12, 14, StallReason::Wait, 6);          // another warp
+    StateInterval e = iv(1, 12, 14, StallReason::Wait, 7);
+    e.id.sm = 1;                                                    // another SM
+    for (const StateInterval& i : {a, b, c, d, e}) w.on_interval(i);
+    w.on_finish(Stats{});
+    CHECK(out.str() == "warp,block,sm,sub_partition,start,end,state,pc,lanes\n"
+                       "1,1,0,0,10,15,wait,3,\n"
+                       "2,2,0,0,19,20,long_scoreboard,4,\n");
+    CHECK(w.rows() == 2);
+    report::TimelineFilter g;
+    report::parse_window("--timeline-window", "100:", g);
+    CHECK(g.from == 100);
+    CHECK(g.to == UINT64_MAX);
+    CHECK_THROWS_WITH(report::parse_id_list("--timeline-sm", "1,,2"), Catch::Contains("--timeline-sm 1,,2: error: expected a whole number, found ''"));
+}

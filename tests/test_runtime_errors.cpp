@@ -169,3 +169,22 @@ TEST_CASE("runtime errors: CSV files are checked with file and line", "[runtime-
         CHECK(std::string(err.what()).find("missing.csv") != std::string::npos);
     }
 }
+
+TEST_CASE("runtime errors: the SASS-level forms' accesses are checked too", "[runtime-errors][sass]") {
+    // 64-bit accesses: 8-byte aligned, inside the buffer.
+    std::string text = kWarp + ".buffer a u32 256 zero\n    mov r0, %laneid\n    ld.global.v2 r2, [a + r0*4]\n    exit\n";
+    std::string msg = expect_fault(text, 5, {"misaligned ld.global.v2", "lane 1", "address 0x10000004", "not 8-byte aligned"});
+    CHECK(reference_fault(text) == msg);
+    expect_fault(kWarp + ".buffer a u32 8 zero\n    mov r0, %laneid\n    st.global.v2 [a + r0*8], r2\n    exit\n", 5,
+                 {"out-of-bounds st.global.v2", "lane 4", "buffer 'a'"});
+    // uldc reads inside its buffer.
+    text = kWarp + ".buffer k u32 4 zero\n    uldc ur1, [k + 16]\n    exit\n";
+    msg = expect_fault(text, 4, {"out-of-bounds uldc", "lane 0", "address 0x10000010", "buffer 'k'", "16 bytes"});
+    CHECK(reference_fault(text) == msg);
+    // red and the new atomic operations: the same checks as atom.global.add.
+    text = kWarp + ".buffer h u32 16 zero\n    mov r0, %laneid\n    red.global.max [h + r0*4], r0\n    exit\n";
+    msg = expect_fault(text, 5, {"out-of-bounds red.global.max", "lane 16", "buffer 'h'"});
+    CHECK(reference_fault(text) == msg);
+    expect_fault(kWarp + ".shared 64\n    mov r0, %laneid\n    atom.shared.cas r1, [r0*4 + 2], 0, 1\n    exit\n", 5,
+                 {"misaligned atom.shared.cas", "lane 0", "not 4-byte aligned"});
+}

@@ -35,6 +35,7 @@ inline GpuConfig small_config() {
     // imad and iadd share the ALU's datapath (bit 1: each class otherwise gets its own, bit = class)
     c.pipes.imad = {2, 4, 0, 1u << int(isa::Pipe::Alu)};
     c.pipes.iadd = {2, 4, 0, 1u << int(isa::Pipe::Alu)};
+    c.pipes.uniform = {1, 2};
     c.pipes.int_div_instructions = 16;
     c.pipes.int_div_latency = 100;
     c.memory.sector_bytes = 32;

@@ -82,6 +82,8 @@ struct Options {
     int hot = 3;
     std::string color = "auto";
     std::string max_instructions, max_cycles;  // as typed; checked by budget()
+    simt::isa::LaunchOverrides launch;         // --grid, --block, --fragment, --shared, --regs
+    std::string timeline_sm, timeline_warps, timeline_window;
 };
 
 constexpr uint64_t kMaxBudget = 10'000'000'000'000ull;  // as the config's max_warp_instructions, max_cycles
@@ -102,14 +104,23 @@ bool parse_args(int argc, char** argv, Options& o) {
     po::options_description desc(kUsage);
     desc.add_options()
         ("help,h", "show this help")
+        ("isa-reference", "print the instruction reference (the table of isa/README.md, generated from isa/opcodes.def) and exit")
         ("set,s", po::value(&o.overrides)->composing(),
          "override a config value, e.g. --set sm.sub_partitions=2 --set scheduler.policy=gto (repeatable)")
         ("uniform,u", po::value(&o.uniforms)->composing(),
          "set a .uniform of the trace, e.g. --uniform sx=2 (repeatable): sweep without editing the trace")
+        ("grid", po::value(&o.launch.grid), "override the trace's .grid: X[,Y,Z] blocks (with the same checks)")
+        ("block", po::value(&o.launch.block), "override the trace's .block: X[,Y,Z] threads per block")
+        ("fragment", po::value(&o.launch.fragment), "override the trace's launch with a fragment launch of WxH pixels")
+        ("shared", po::value(&o.launch.shared), "override the trace's .shared: BYTES of shared memory per block")
+        ("regs", po::value(&o.launch.regs), "override the trace's .regs: N registers per thread (1..255)")
         ("policy", po::value<std::string>(), "scheduler policy: lrr, gto, gty, gtb or two_level (same as --set scheduler.policy=...)")
         ("json", po::value(&o.json_path), "write the report as JSON to FILE ('-' for stdout, which replaces the text report)")
         ("csv", po::value(&o.csv_path), "write the per-instruction table (issued, lanes, stall cycles by reason) as CSV to FILE ('-' for stdout)")
         ("timeline", po::value(&o.timeline_path), "write every warp's state over time (run-length encoded CSV) to FILE, for simt-viz")
+        ("timeline-sm", po::value(&o.timeline_sm), "--timeline keeps these SMs only, e.g. 0 or 0,2-3")
+        ("timeline-warps", po::value(&o.timeline_warps), "--timeline keeps these warps (global ids) only, e.g. 0-63")
+        ("timeline-window", po::value(&o.timeline_window), "--timeline keeps cycles FROM:TO only (TO may be empty), rows clipped to it")
         ("trace-json", po::value(&o.trace_json_path),
          "write the timeline in the Chrome trace event format to FILE (open it in Perfetto or chrome://tracing): "
          "a track per warp, grouped by SM and sub-partition, slices with pc and source line, issue rate per SM")
@@ -144,6 +155,10 @@ bool parse_args(int argc, char** argv, Options& o) {
         std::cout << desc << "\n";
         return false;
     }
+    if (vm.count("isa-reference")) {
+        std::cout << simt::isa::markdown_reference();
+        return false;
+    }
     if (o.config_path.empty() || o.trace_path.empty())
         throw simt::Error("expected a config and a trace: simt-sim CONFIG.yaml TRACE.isa (see --help)");
     if (vm.count("policy")) o.overrides.push_back("scheduler.policy=" + vm["policy"].as<std::string>());
@@ -153,6 +168,9 @@ bool parse_args(int argc, char** argv, Options& o) {
         throw simt::Error(simt::SourceLoc{"--hot " + std::to_string(o.hot), 0, 0}, "expected 0 to 1000 source lines");
     if ((o.functional || o.disasm) && (!o.trace_json_path.empty() || !o.profile_dir.empty() || !o.compare_path.empty()))
         throw simt::Error("--trace-json, --profile and --compare need a timed run (not --functional or --disasm)");
+    const bool filters = !o.timeline_sm.empty() || !o.timeline_warps.empty() || !o.timeline_window.empty();
+    if (filters && o.timeline_path.empty())
+        throw simt::Error("--timeline-sm, --timeline-warps and --timeline-window filter --timeline FILE: give it too");
     if (o.color != "auto" && o.color != "always" && o.color != "never")
         throw simt::Error("--color must be auto, always or never, not '" + o.color + "'");
     return true;
@@ -228,12 +246,22 @@ void print_disasm(const simt::isa::Program& p) {
     }
 }
 
+simt::report::TimelineFilter timeline_filter(const Options& o) {
+    simt::report::TimelineFilter f;
+    if (!o.timeline_sm.empty()) f.sms = simt::report::parse_id_list("--timeline-sm", o.timeline_sm);
+    if (!o.timeline_warps.empty()) f.warps = simt::report::parse_id_list("--timeline-warps", o.timeline_warps);
+    if (!o.timeline_window.empty()) simt::report::parse_window("--timeline-window", o.timeline_window, f);
+    return f;
+}
+
 int run(const Options& o) {
     simt::GpuConfig config = simt::load_config(o.config_path, o.overrides);
     if (!o.max_instructions.empty()) config.max_warp_instructions = budget("--max-instructions", o.max_instructions);
     if (!o.max_cycles.empty()) config.max_cycles = budget("--max-cycles", o.max_cycles);
     simt::isa::Program program = simt::isa::assemble_file(o.trace_path);
     for (const auto& u : o.uniforms) simt::isa::override_uniform(program, u);
+    if (o.launch.any()) simt::isa::override_launch(program, o.launch);
+    const simt::report::TimelineFilter filter = timeline_filter(o);
     if (o.disasm) {
         print_disasm(program);
         return 0;
@@ -246,7 +274,9 @@ int run(const Options& o) {
         simt::func::ExecLimits limits;
         limits.max_warp_instructions = config.max_warp_instructions;
         auto r = simt::func::run_functional(program, memory, limits);
-        std::cout << "simt-sim --functional  " << program.kernel << ": " << r.warp_instructions
+        // (with --dump -, stdout carries the CSV alone)
+        std::ostream& summary = o.dump_path == "-" ? std::cerr : std::cout;
+        summary << "simt-sim --functional  " << program.kernel << ": " << r.warp_instructions
                   << " warp instructions, " << r.thread_instructions << " thread instructions, SIMT efficiency "
                   << (r.warp_instructions ? 100.0 * r.thread_instructions / (32.0 * r.warp_instructions) : 0.0)
                   << " %\n";
@@ -266,7 +296,7 @@ int run(const Options& o) {
         ro.event_skipping = !o.no_skip;
         if (!o.timeline_path.empty()) {
             timeline_file = std::make_unique<OutFile>(o.timeline_path);
-            timeline = std::make_unique<simt::report::TimelineCsvWriter>(timeline_file->get());
+            timeline = std::make_unique<simt::report::TimelineCsvWriter>(timeline_file->get(), filter);
             observers.add(timeline.get());
         }
         if (!o.trace_json_path.empty()) {

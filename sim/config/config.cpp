@@ -59,7 +59,7 @@ const KeyList kSchedulerKeys = {"policy", "active_set"};
 const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty", "gtb"};   // SchedPolicy order
 const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache", "read_queue_cycles",
                                "read_ahead"};
-const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd",
+const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd", "uniform",
                             "int_div_instructions", "int_div_mufu_instructions", "int_div_latency",
                             "branch_waits_fixed"};
 const KeyList kPipeKeys = {"lanes", "interval", "latency", "handoff", "datapaths"};
@@ -190,6 +190,7 @@ GpuConfig::Pipes read_pipes(const Section& s) {
     pipes.branch = read_pipe(s.section("branch", kPipeKeys), n);
     pipes.imad = read_pipe(s.section("imad", kPipeKeys), n);
     pipes.iadd = read_pipe(s.section("iadd", kPipeKeys), n);
+    pipes.uniform = read_pipe(s.section("uniform", kPipeKeys), n);
     pipes.int_div_instructions = s.u32("int_div_instructions", 1, 1024);
     pipes.int_div_mufu_instructions = s.u32("int_div_mufu_instructions", 1, 64);
     pipes.int_div_latency = s.u32("int_div_latency", 1, kMaxLatency);
@@ -352,7 +353,8 @@ void check_pipes(const Reader& r, const GpuConfig::Pipes& p) {
     // For these pipes latency is issue-to-result of the whole warp; its last
     // lanes enter the pipe interval - 1 cycles after issue.
     const std::pair<const char*, const PipeSpec*> timed[] = {
-        {"fma", &p.fma}, {"alu", &p.alu}, {"sfu", &p.sfu}, {"fp64", &p.fp64}, {"imad", &p.imad}, {"iadd", &p.iadd}};
+        {"fma", &p.fma}, {"alu", &p.alu}, {"sfu", &p.sfu}, {"fp64", &p.fp64}, {"imad", &p.imad}, {"iadd", &p.iadd},
+        {"uniform", &p.uniform}};
     for (const auto& [name, spec] : timed) {
         std::string base = std::string("pipes.") + name;
         std::string note = r.origin_note(base + ".lanes") + r.origin_note(base + ".interval");
@@ -363,7 +365,7 @@ void check_pipes(const Reader& r, const GpuConfig::Pipes& p) {
     }
     const std::pair<const char*, const PipeSpec*> all[] = {
         {"fma", &p.fma}, {"alu", &p.alu}, {"sfu", &p.sfu}, {"fp64", &p.fp64}, {"lsu", &p.lsu},
-        {"tex", &p.tex}, {"branch", &p.branch}, {"imad", &p.imad}, {"iadd", &p.iadd}};
+        {"tex", &p.tex}, {"branch", &p.branch}, {"imad", &p.imad}, {"iadd", &p.iadd}, {"uniform", &p.uniform}};
     for (const auto& [name, spec] : all)
         require(r, spec->datapaths != 0, std::string("pipes.") + name + ".datapaths",
                 "expected at least one datapath name (the units that execute this class)");

@@ -74,7 +74,7 @@ struct GpuConfig {
     } regfile;
 
     struct Pipes {
-        PipeSpec fma, alu, sfu, fp64, lsu, tex, branch, imad, iadd;  // per pipe class (isa::Pipe)
+        PipeSpec fma, alu, sfu, fp64, lsu, tex, branch, imad, iadd, uniform;  // per pipe class (isa::Pipe)
         std::vector<std::string> datapath_names;  // the sub-partition's datapaths, in order of first mention
         uint32_t int_div_instructions = 0;  // issue slots of one emulated integer division
         uint32_t int_div_mufu_instructions = 0;  // of which MUFU-class (I2F, RCP, F2I): its SFU occupancy

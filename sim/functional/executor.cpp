@@ -28,6 +28,7 @@
 #include "sim/functional/semantics.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cstring>
 
@@ -75,7 +76,7 @@ inline void commit(const uint32_t* t, uint32_t* d, LaneMask exec) {
 // exact path (ffma on a rounding boundary, sin/cos of large arguments) are
 // redone lane by lane. Results equal sem::lane_value<O> in every lane.
 template <Op O>
-void value_op(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d, LaneMask exec) {
+void value_op(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* d, LaneMask exec, uint32_t k) {
     Lanes t;
     if constexpr (O == Op::Ffma) {
         uint32_t hard = 0;
@@ -107,7 +108,7 @@ void value_op(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t*
             }
         }
     } else {
-        for (uint32_t l = 0; l < isa::kWarpSize; ++l) t[l] = sem::lane_value<O>(a[l], b[l], c[l]);
+        for (uint32_t l = 0; l < isa::kWarpSize; ++l) t[l] = sem::lane_value<O>(a[l], b[l], c[l], k);
     }
     commit(t.data(), d, exec);
 }
@@ -194,9 +195,14 @@ Executor::Src Executor::decode_src(const isa::Instruction& in, uint32_t i) {
     if (i >= in.nops) return constant(0);
     const Operand& o = in.ops[i];
     switch (o.kind) {
-    case OperandKind::Reg: return Src{SrcKind::Reg, o.value * isa::kWarpSize};
+    case OperandKind::Reg:
+        if (o.fabs || o.fneg)
+            return Src{SrcKind::RegMod, o.value * isa::kWarpSize, o.fabs ? 0x80000000u : 0, o.fneg ? 0x80000000u : 0};
+        return Src{SrcKind::Reg, o.value * isa::kWarpSize};
     case OperandKind::Imm: return constant(o.value);
-    case OperandKind::Uniform: return constant(program_.uniforms[o.value].bits);
+    case OperandKind::Uniform: return constant(sem::modified(o, program_.uniforms[o.value].bits));
+    case OperandKind::UReg:
+        return Src{SrcKind::UReg, o.value, o.fabs ? 0x80000000u : 0, o.fneg ? 0x80000000u : 0};
     case OperandKind::Special: break;
     default: return constant(0);
     }
@@ -211,7 +217,7 @@ Executor::Src Executor::decode_src(const isa::Instruction& in, uint32_t i) {
     case S::NctaidX: return constant(nctaid_.x);
     case S::NctaidY: return constant(nctaid_.y);
     case S::NctaidZ: return constant(nctaid_.z);
-    default: return Src{SrcKind::Fill, o.value};   // %warpid, %ctaid.*
+    default: return Src{SrcKind::Fill, o.value};   // %warpid, %ctaid.*, %clock, %smid
     }
 }
 
@@ -234,9 +240,10 @@ void Executor::decode() {
         if (in.nops > 0 && (in.ops[0].kind == OperandKind::Reg || in.ops[0].kind == OperandKind::Pred))
             d.dst = writes_pred ? in.ops[0].value : in.ops[0].value * isa::kWarpSize;
         if (kind == sem::Kind::Value || kind == sem::Kind::Select || kind == sem::Kind::Compare ||
-            kind == sem::Kind::Shuffle) {
+            kind == sem::Kind::Shuffle || kind == sem::Kind::Wide || kind == sem::Kind::Uniform) {
             for (uint32_t i = 0; i < 3; ++i) d.src[i] = decode_src(in, i + 1);
         }
+        d.k = sem::imm_operand(in);
         // Predicate sources: sel's q is operand 3; p-logic and vote read operands 1 (and 2).
         const uint32_t first_q = kind == sem::Kind::Select ? 3 : 1;
         for (uint32_t i = 0; i < 2 && first_q + i < in.nops; ++i) {
@@ -336,6 +343,15 @@ inline const uint32_t* Executor::lanes(const Block& b, const Warp& w, const Src&
 const uint32_t* Executor::special_lanes(const Block& b, const Warp& w, const Src& s, Lanes& tmp) const {
     using S = isa::Special;
     if (s.kind == SrcKind::LaneId) return kLaneId.data();
+    if (s.kind == SrcKind::UReg) {
+        tmp.fill((w.uregs[s.index] & ~s.clear) ^ s.flip);
+        return tmp.data();
+    }
+    if (s.kind == SrcKind::RegMod) {
+        const uint32_t* r = w.regs.data() + s.index;
+        for (uint32_t l = 0; l < isa::kWarpSize; ++l) tmp[l] = (r[l] & ~s.clear) ^ s.flip;
+        return tmp.data();
+    }
     switch (S(s.index)) {
     case S::TidX: return w.tid_x.data();
     case S::TidY: return w.tid_y.data();
@@ -346,6 +362,8 @@ const uint32_t* Executor::special_lanes(const Block& b, const Warp& w, const Src
     case S::CtaidX: tmp.fill(b.ctaid.x); break;
     case S::CtaidY: tmp.fill(b.ctaid.y); break;
     case S::CtaidZ: tmp.fill(b.ctaid.z); break;
+    case S::Clock: case S::Clock64: tmp.fill(uint32_t(clock_)); break;
+    case S::SmId: tmp.fill(smid_); break;
     default: tmp.fill(0); break;   // (decoded as constants)
     }
     return tmp.data();
@@ -354,9 +372,15 @@ const uint32_t* Executor::special_lanes(const Block& b, const Warp& w, const Src
 // The 32 lane values of an undecoded value operand (memory, texture, fp64 work).
 const uint32_t* Executor::lanes(const Block& b, const Warp& w, const Operand& o, Lanes& tmp) const {
     switch (o.kind) {
-    case OperandKind::Reg: return &w.regs[size_t(o.value) * isa::kWarpSize];
+    case OperandKind::Reg:
+        if (o.fabs || o.fneg) {
+            for (uint32_t l = 0; l < isa::kWarpSize; ++l) tmp[l] = sem::modified(o, w.regs[size_t(o.value) * isa::kWarpSize + l]);
+            return tmp.data();
+        }
+        return &w.regs[size_t(o.value) * isa::kWarpSize];
     case OperandKind::Imm: tmp.fill(o.value); return tmp.data();
-    case OperandKind::Uniform: tmp.fill(program_.uniforms[o.value].bits); return tmp.data();
+    case OperandKind::Uniform: tmp.fill(sem::modified(o, program_.uniforms[o.value].bits)); return tmp.data();
+    case OperandKind::UReg: tmp.fill(sem::modified(o, w.uregs[o.value])); return tmp.data();
     case OperandKind::Special: break;
     default: tmp.fill(0); return tmp.data();
     }
@@ -393,11 +417,14 @@ void Executor::divergent_barrier(const Warp& w, uint32_t pc, LaneMask exec) cons
                                            std::to_string(w.block) + ")");
 }
 
-void Executor::step(Block& block, Warp& warp, DynInst& out) {
+void Executor::step(Block& block, Warp& warp, DynInst& out, const StepEnv& env) {
     assert(!warp.done() && !warp.at_barrier);
     const uint32_t pc = warp.stack.back().pc;
     if (executed_ >= limits_.max_warp_instructions) budget_exhausted(pc);
     ++executed_;
+    clock_ = env.timed ? env.clock : warp.issued;
+    smid_ = env.smid;
+    ++warp.issued;
     const Decoded& d = decoded_[pc];
     const LaneMask active = warp.stack.back().mask;
     const LaneMask exec = active & pred_mask(warp, d.guard, d.guard_xor);
@@ -405,6 +432,7 @@ void Executor::step(Block& block, Warp& warp, DynInst& out) {
     out.active = active;
     out.exec = exec;
     out.diverged = out.barrier = out.warp_exited = false;
+    out.sleep_ns = 0;
     switch (sem::Kind(d.kind)) {
     case sem::Kind::Value:
         value_lanes(block, warp, d, exec);
@@ -461,7 +489,7 @@ void Executor::value_lanes(Block& b, Warp& w, const Decoded& d, LaneMask exec) {
     switch (d.op) {
 #define OP(e, m, pipe, lat, sig, space, acc, bytes, doc)                  \
     case Op::e:                                                           \
-        if constexpr (sem::kind_of(Op::e) == sem::Kind::Value) value_op<Op::e>(a, x, c, dst, exec); \
+        if constexpr (sem::kind_of(Op::e) == sem::Kind::Value) value_op<Op::e>(a, x, c, dst, exec, d.k); \
         break;
 #include "isa/opcodes.def"
 #undef OP
@@ -519,6 +547,14 @@ void Executor::execute_lanes(Block& b, Warp& w, const Decoded& d, uint32_t pc, L
         break;
     }
     case sem::Kind::Fp64: fp64_lanes(b, w, in, exec); break;
+    case sem::Kind::Wide: wide_lanes(b, w, d, in, exec); break;
+    case sem::Kind::Uniform: uniform_op(b, w, d, in, exec, out); break;
+    case sem::Kind::Sleep: {
+        const uint32_t* a = lanes(b, w, in.ops[0], t0);
+        for (uint32_t l = 0; l < 32; ++l)
+            if (lane_on(exec, l)) out.sleep_ns = std::max(out.sleep_ns, a[l]);
+        break;
+    }
     case sem::Kind::Load:
     case sem::Kind::Store:
     case sem::Kind::Atomic: memory_lanes(b, w, in, exec, out); break;
@@ -527,33 +563,65 @@ void Executor::execute_lanes(Block& b, Warp& w, const Decoded& d, uint32_t pc, L
     }
 }
 
+// An fp64 source of lane l: a register pair or a 64-bit immediate.
+uint64_t Executor::fp64_source(const Warp& w, const isa::Operand& o, uint32_t l) const {
+    if (o.kind == OperandKind::Imm) return sem::pair(o.value, o.hi);
+    return sem::pair(w.regs[size_t(o.value) * isa::kWarpSize + l], w.regs[size_t(o.value + 1) * isa::kWarpSize + l]);
+}
+
 void Executor::fp64_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec) {
     const auto& ops = in.ops;
-    auto pair_at = [&](uint32_t r, uint32_t l) { return sem::pair(w.reg(r, l), w.reg(r + 1, l)); };
     const uint32_t d = ops[0].value;
+    auto set_pair = [&](uint32_t l, uint64_t v) {
+        w.reg(d, l) = uint32_t(v);
+        w.reg(d + 1, l) = uint32_t(v >> 32);
+    };
     if (in.op == Op::F2d) {
         Lanes t;
         const uint32_t* a = lanes(b, w, ops[1], t);
-        for (uint32_t l = 0; l < 32; ++l) {
-            if (!lane_on(exec, l)) continue;
-            const uint64_t v = sem::f2d(a[l]);
-            w.reg(d, l) = uint32_t(v);
-            w.reg(d + 1, l) = uint32_t(v >> 32);
-        }
+        for (uint32_t l = 0; l < 32; ++l)
+            if (lane_on(exec, l)) set_pair(l, sem::f2d(a[l]));
         return;
     }
     if (in.op == Op::D2f) {
         for (uint32_t l = 0; l < 32; ++l)
-            if (lane_on(exec, l)) w.reg(d, l) = sem::d2f(pair_at(ops[1].value, l));
+            if (lane_on(exec, l)) w.reg(d, l) = sem::d2f(fp64_source(w, ops[1], l));
+        return;
+    }
+    if (in.op == Op::Dsetp) {
+        LaneMask r = 0;
+        for (uint32_t l = 0; l < 32; ++l)
+            r |= LaneMask(sem::compare64(in.cmp, fp64_source(w, ops[1], l), fp64_source(w, ops[2], l))) << l;
+        set_pred(w, d, r, exec);
         return;
     }
     const bool three = in.op == Op::Dfma;
     for (uint32_t l = 0; l < 32; ++l) {
         if (!lane_on(exec, l)) continue;
-        const uint64_t v = sem::fp64(in.op, pair_at(ops[1].value, l), pair_at(ops[2].value, l),
-                                     three ? pair_at(ops[3].value, l) : 0);
-        w.reg(d, l) = uint32_t(v);
-        w.reg(d + 1, l) = uint32_t(v >> 32);
+        set_pair(l, sem::fp64(in.op, fp64_source(w, ops[1], l), fp64_source(w, ops[2], l),
+                              three ? fp64_source(w, ops[3], l) : 0));
+    }
+}
+
+// A 64-bit result from 32-bit sources: imad.wide (c a register pair), cs2r.
+void Executor::wide_lanes(Block& b, Warp& w, const Decoded& d, const isa::Instruction& in, LaneMask exec) {
+    const uint32_t r = in.ops[0].value;
+    Lanes t0, t1;
+    std::array<uint64_t, 32> v{};
+    if (in.op == Op::Cs2r) {
+        const bool clock64 = in.ops[1].kind == OperandKind::Special && in.ops[1].value == uint32_t(isa::Special::Clock64);
+        const uint32_t* a = lanes(b, w, d.src[0], t0);
+        for (uint32_t l = 0; l < 32; ++l) v[l] = clock64 ? clock_ : a[l];
+    } else {
+        const uint32_t* a = lanes(b, w, d.src[0], t0);
+        const uint32_t* x = lanes(b, w, d.src[1], t1);
+        const uint32_t* c = w.regs.data() + d.src[2].index;
+        for (uint32_t l = 0; l < 32; ++l) v[l] = sem::mad_wide(in.op, a[l], x[l], sem::pair(c[l], c[l + 32]));
+    }
+    for (uint32_t l = 0; l < 32; ++l) {
+        if (!lane_on(exec, l)) continue;
+        w.reg(r, l) = uint32_t(v[l]);
+        w.reg(r + 1, l) = uint32_t(v[l] >> 32);
     }
 }
 
@@ -586,7 +654,8 @@ sem::Region Executor::region(isa::Space space, int buffer) const {
 void Executor::memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out) {
     const isa::OpInfo& info = isa::info(in.op);
     const bool store = info.access == isa::Access::Store;
-    const isa::MemRef& m = in.ops[store ? 0 : 1].mem;
+    const bool atomic = info.access == isa::Access::Atomic;
+    const isa::MemRef& m = in.ops[store ? 0 : atomic ? sem::atom_operands(in.op).mem : 1].mem;
     const uint32_t bytes = info.bytes;
     const Window win = window(b, info.space, m.buffer);
     const bool local = info.space == isa::Space::Local;
@@ -624,19 +693,50 @@ void Executor::memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneM
                 if (lane_on(exec, l))
                     for (uint32_t k = 0; k < words; ++k) std::memcpy(win.data + at[l] + 4 * k, &w.reg(s + k, l), 4);
         }
-    } else {   // atomic, lane by lane in lane order
-        Lanes t;
-        const uint32_t* v = lanes(b, w, in.ops[2], t);
-        const uint32_t d = in.ops[0].value;
-        for (uint32_t l = 0; l < 32; ++l) {
-            if (!lane_on(exec, l)) continue;
-            uint32_t old;
-            std::memcpy(&old, win.data + at[l], 4);
-            const uint32_t next = sem::atomic(in.op, old, v[l]);
-            std::memcpy(win.data + at[l], &next, 4);
-            w.reg(d, l) = old;
-        }
+    } else {
+        atomic_lanes(b, w, in, exec, win.data, at);
     }
+}
+
+// An atom.* or red.* over the exec lanes, lane by lane in lane order; `at` is
+// each lane's byte offset from `base`.
+void Executor::atomic_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, uint8_t* base,
+                            const std::array<int64_t, 32>& at) {
+    const sem::AtomOperands ao = sem::atom_operands(in.op);
+    Lanes tb, tc;
+    const uint32_t* v = lanes(b, w, in.ops[ao.b], tb);
+    const uint32_t* c = ao.c < in.nops ? lanes(b, w, in.ops[ao.c], tc) : v;
+    const uint32_t d = in.ops[0].value;
+    for (uint32_t l = 0; l < 32; ++l) {
+        if (!lane_on(exec, l)) continue;
+        uint32_t old;
+        std::memcpy(&old, base + at[l], 4);
+        const uint32_t next = sem::atomic(in.op, old, v[l], c[l]);
+        std::memcpy(base + at[l], &next, 4);
+        if (ao.has_dst) w.reg(d, l) = old;
+    }
+}
+
+// A uniform instruction: once for the warp, when any lane executes it. uldc
+// reads one word at its uniform address (every exec lane's address, for the
+// constant cache's timing).
+void Executor::uniform_op(Block& b, Warp& w, const Decoded& d, const isa::Instruction& in, LaneMask exec, DynInst& out) {
+    const uint32_t ud = in.ops[0].value;
+    if (in.op == Op::Uldc) {
+        const isa::MemRef& m = in.ops[1].mem;
+        const Window win = window(b, isa::Space::Const, m.buffer);
+        const int64_t addr = win.base + sem::mem_offset(m, 0);
+        for (uint32_t l = 0; l < 32; ++l) out.addr[l] = lane_on(exec, l) ? uint64_t(addr) : 0;
+        if (exec == 0) return;
+        if (!sem::access_ok(addr, 4, win.base, win.size))
+            sem::access_fault(in, uint32_t(std::countr_zero(exec)), addr, 4, region(isa::Space::Const, m.buffer));
+        std::memcpy(&w.uregs[ud], win.data + (addr - win.base), 4);
+        return;
+    }
+    if (exec == 0) return;
+    Lanes t0, t1, t2;
+    const uint32_t a = lanes(b, w, d.src[0], t0)[0], x = lanes(b, w, d.src[1], t1)[0], c = lanes(b, w, d.src[2], t2)[0];
+    w.uregs[ud] = sem::value(in.op, a, x, c, d.k);
 }
 
 void Executor::tex_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out) {

@@ -22,6 +22,12 @@
 //     After each step, empty entries and entries whose pc reached their rpc
 //     are popped, and lanes at the kernel's exit (pc == code.size()) finish.
 //   * A guarded `bar` whose guard fails in some live lane is divergent too.
+//   * step(..., env): `env` is the moment of the step as the caller knows it
+//     (StepEnv: the timing model's cycle and SM); %clock, %clock64 and %smid
+//     read it. Without one, %clock reads the warp's own instruction count.
+//   * Uniform registers (ur0..) are one value per warp; a uniform instruction
+//     writes its register when any lane executes it.
+//   * nanosleep changes nothing; DynInst::sleep_ns tells the caller how long.
 //   * Block i of a launch: see fragment.hpp for which thread or pixel each
 //     lane holds; lanes without one are not launched.
 //
@@ -60,9 +66,11 @@ struct Warp {
     std::vector<SimtEntry> stack;  // back() is the top
     std::vector<uint32_t> regs;    // structure of arrays: regs[r * 32 + lane]
     std::array<LaneMask, isa::kNumPreds> preds{};  // predicate p as a lane mask
+    std::array<uint32_t, isa::kNumURegs> uregs{};  // the uniform registers: one value per warp
     std::array<uint32_t, 32> tid_x{}, tid_y{}, tid_z{};
     std::array<uint32_t, 32> pixel_x{}, pixel_y{};
     bool at_barrier = false;
+    uint64_t issued = 0;           // warp instructions it executed (what %clock reads in a functional run)
     bool done() const { return live == 0 || stack.empty(); }
     uint32_t next_pc() const { return stack.back().pc; }
     LaneMask active() const { return stack.back().mask; }
@@ -99,6 +107,17 @@ struct DynInst {
     bool diverged = false;   // a branch split the active lanes
     bool barrier = false;    // the warp reached `bar`
     bool warp_exited = false;// no live lanes remain
+    uint32_t sleep_ns = 0;   // nanosleep: the largest duration of its exec lanes (0 otherwise)
+};
+
+// The moment of one step, as the caller knows it: the timing model gives the
+// SM's cycle at issue and the SM's index (what %clock, %clock64 and %smid
+// read); a functional run gives none, and %clock reads the warp's count of
+// instructions executed before this one, %smid 0.
+struct StepEnv {
+    bool timed = false;
+    uint64_t clock = 0;
+    uint32_t smid = 0;
 };
 
 struct ExecLimits {
@@ -110,7 +129,7 @@ public:
     Executor(const isa::Program& program, GlobalMemory& memory, ExecLimits limits = {});
 
     std::unique_ptr<Block> make_block(uint64_t block_index) const;
-    void step(Block& block, Warp& warp, DynInst& out);
+    void step(Block& block, Warp& warp, DynInst& out, const StepEnv& env = {});
 
     uint64_t warp_instructions() const { return executed_; }
     const isa::Program& program() const { return program_; }
@@ -129,11 +148,14 @@ private:
         Const,      // index: into consts_ (immediates, uniforms, launch-wide specials, absent operands)
         LaneId,     // %laneid
         WarpArray,  // index: which per-lane array of the Warp (isa::Special TidX.. or PixelX/Y)
-        Fill,       // index: an isa::Special that is one value per warp or block (%warpid, %ctaid.*)
+        Fill,       // index: an isa::Special that is one value per warp or block (%warpid, %ctaid.*, %clock)
+        RegMod,     // index: r * 32, read through the fp32 source modifiers (bits & ~clear) ^ flip
+        UReg,       // index: the uniform register (one value, every lane), with the modifiers of RegMod
     };
     struct Src {
         SrcKind kind = SrcKind::Const;
         uint32_t index = 0;
+        uint32_t clear = 0, flip = 0;   // RegMod, UReg
     };
     // One instruction, decoded at construction: step() reads only this (and
     // the isa::Instruction for memory, texture and fp64 work and for errors).
@@ -144,6 +166,7 @@ private:
         uint8_t guard = isa::kPredTrue;  // predicate guarding it (kPredTrue: none)
         LaneMask guard_xor = 0;          // ~0 for @!p
         uint32_t dst = 0;          // destination register * 32, or predicate index
+        uint32_t k = 0;            // the K or S immediate (lop3's table, lea's shift)
         Src src[3];                // value operands a, b, c
         uint8_t q[2] = {isa::kPredTrue, isa::kPredTrue};  // predicate sources (sel, p-logic, vote)
         LaneMask q_xor[2] = {0, 0};
@@ -162,6 +185,11 @@ private:
     void execute_lanes(Block& b, Warp& w, const Decoded& d, uint32_t pc, LaneMask exec, DynInst& out);
     void value_lanes(Block& b, Warp& w, const Decoded& d, LaneMask exec);
     void fp64_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec);
+    void wide_lanes(Block& b, Warp& w, const Decoded& d, const isa::Instruction& in, LaneMask exec);
+    void uniform_op(Block& b, Warp& w, const Decoded& d, const isa::Instruction& in, LaneMask exec, DynInst& out);
+    void atomic_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, uint8_t* base,
+                      const std::array<int64_t, 32>& at);
+    uint64_t fp64_source(const Warp& w, const isa::Operand& o, uint32_t lane) const;
     void memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
     void tex_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
     [[noreturn]] void budget_exhausted(uint32_t pc) const;
@@ -178,6 +206,8 @@ private:
     uint32_t num_regs_ = 0;
     isa::Dim3 ntid_, nctaid_;
     uint64_t executed_ = 0;
+    uint64_t clock_ = 0;             // what %clock reads during the current step
+    uint32_t smid_ = 0;              // what %smid reads during the current step
     std::vector<Decoded> decoded_;   // per pc
     std::vector<Lanes> consts_;      // broadcast operand values (Src::index)
 };

@@ -25,6 +25,8 @@ struct Thread {
     isa::Dim3 tid;
     uint32_t px = 0, py = 0;
     uint8_t preds = 0;             // bit p = predicate p
+    uint64_t stepped = 0;          // instructions it passed (guarded off included): what %clock reads
+    std::array<uint32_t, isa::kNumURegs> uregs{};  // its copy of the warp's uniform registers
 };
 
 class BlockRun {
@@ -87,12 +89,15 @@ private:
         return in.guard < 0 || pred(th, uint32_t(in.guard), in.guard_negate);
     }
 
-    uint32_t value(uint32_t t, const Operand& o) {
+    uint32_t value(uint32_t t, const Operand& o) { return sem::modified(o, plain_value(t, o)); }
+
+    uint32_t plain_value(uint32_t t, const Operand& o) {
         const Thread& th = threads_[t];
         switch (o.kind) {
         case OperandKind::Reg: return reg(t, o.value);
         case OperandKind::Imm: return o.value;
         case OperandKind::Uniform: return p_.uniforms[o.value].bits;
+        case OperandKind::UReg: return th.uregs[o.value];
         case OperandKind::Special: break;
         default: return 0;
         }
@@ -114,6 +119,8 @@ private:
         case S::NctaidZ: return nctaid_.z;
         case S::PixelX: return th.px;
         case S::PixelY: return th.py;
+        case S::Clock: case S::Clock64: return uint32_t(clock_);
+        case S::SmId: return 0;
         }
         return 0;
     }
@@ -136,13 +143,15 @@ private:
         if (sem::is_collective(in.op)) { th.state = State::AtCollective; return; }
         ++r_.pc_active_lanes[pc];
         th.pc = pc + 1;
+        clock_ = th.stepped++;
         if (!guard(th, in)) return;
         count(pc, in);
         const auto& ops = in.ops;
         switch (sem::kind_of(in.op)) {
         case sem::Kind::Value:
             reg(t, ops[0].value) = sem::value(in.op, in.nops > 1 ? value(t, ops[1]) : 0,
-                                              in.nops > 2 ? value(t, ops[2]) : 0, in.nops > 3 ? value(t, ops[3]) : 0);
+                                              in.nops > 2 ? value(t, ops[2]) : 0, in.nops > 3 ? value(t, ops[3]) : 0,
+                                              sem::imm_operand(in));
             break;
         case sem::Kind::Select:
             reg(t, ops[0].value) = pred(th, ops[3]) ? value(t, ops[1]) : value(t, ops[2]);
@@ -155,6 +164,8 @@ private:
                      sem::pred_logic(in.op, pred(th, ops[1]), in.nops > 2 ? pred(th, ops[2]) : false) & 1u);
             break;
         case sem::Kind::Fp64: fp64(t, in); break;
+        case sem::Kind::Wide: wide(t, in); break;
+        case sem::Kind::Uniform: uniform(t, in); break;
         case sem::Kind::Load:
         case sem::Kind::Store:
         case sem::Kind::Atomic: memory(t, in); break;
@@ -184,22 +195,60 @@ private:
         reg(t, r + 1) = uint32_t(v >> 32);
     }
 
+    uint64_t fp64_value(uint32_t t, const Operand& o) {
+        return o.kind == OperandKind::Imm ? sem::pair(o.value, o.hi) : pair(t, o.value);
+    }
+
     void fp64(uint32_t t, const isa::Instruction& in) {
         const auto& ops = in.ops;
         switch (in.op) {
         case Op::F2d: set_pair(t, ops[0].value, sem::f2d(value(t, ops[1]))); break;
-        case Op::D2f: reg(t, ops[0].value) = sem::d2f(pair(t, ops[1].value)); break;
+        case Op::D2f: reg(t, ops[0].value) = sem::d2f(fp64_value(t, ops[1])); break;
+        case Op::Dsetp:
+            set_pred(threads_[t], ops[0].value, sem::compare64(in.cmp, fp64_value(t, ops[1]), fp64_value(t, ops[2])));
+            break;
         default:
             set_pair(t, ops[0].value,
-                     sem::fp64(in.op, pair(t, ops[1].value), pair(t, ops[2].value),
-                               in.op == Op::Dfma ? pair(t, ops[3].value) : 0));
+                     sem::fp64(in.op, fp64_value(t, ops[1]), fp64_value(t, ops[2]),
+                               in.op == Op::Dfma ? fp64_value(t, ops[3]) : 0));
         }
+    }
+
+    // A uniform instruction: each thread keeps its own copy of the warp's uniform
+    // registers (in converged code, where the compiler puts them, all agree).
+    void uniform(uint32_t t, const isa::Instruction& in) {
+        const auto& ops = in.ops;
+        uint32_t& ud = threads_[t].uregs[ops[0].value];
+        if (in.op == Op::Uldc) {
+            const isa::MemRef& m = ops[1].mem;
+            const isa::BufferDecl& decl = p_.buffers[size_t(m.buffer)];
+            const int64_t base = int64_t(mem_.base(m.buffer));
+            const int64_t addr = base + sem::mem_offset(m, 0);
+            if (!sem::access_ok(addr, 4, base, decl.bytes()))
+                sem::access_fault(in, threads_[t].lane, addr, 4, sem::Region{"buffer '" + decl.name + "'", base, decl.bytes()});
+            std::memcpy(&ud, mem_.data(m.buffer) + (addr - base), 4);
+            return;
+        }
+        ud = sem::value(in.op, in.nops > 1 ? value(t, ops[1]) : 0, in.nops > 2 ? value(t, ops[2]) : 0,
+                        in.nops > 3 ? value(t, ops[3]) : 0, sem::imm_operand(in));
+    }
+
+    // imad.wide, cs2r: a 64-bit result in a pair.
+    void wide(uint32_t t, const isa::Instruction& in) {
+        const auto& ops = in.ops;
+        if (in.op == Op::Cs2r) {
+            const bool clock64 = ops[1].kind == OperandKind::Special && ops[1].value == uint32_t(isa::Special::Clock64);
+            set_pair(t, ops[0].value, clock64 ? clock_ : value(t, ops[1]));
+            return;
+        }
+        set_pair(t, ops[0].value, sem::mad_wide(in.op, value(t, ops[1]), value(t, ops[2]), pair(t, ops[3].value)));
     }
 
     void memory(uint32_t t, const isa::Instruction& in) {
         const isa::OpInfo& info = isa::info(in.op);
         const bool store = info.access == isa::Access::Store;
-        const isa::MemRef& m = in.ops[store ? 0 : 1].mem;
+        const sem::AtomOperands ao = sem::atom_operands(in.op);
+        const isa::MemRef& m = in.ops[store ? 0 : info.access == isa::Access::Atomic ? ao.mem : 1].mem;
         uint8_t* data = nullptr;
         int64_t base = 0;
         uint64_t size = 0;
@@ -233,12 +282,13 @@ private:
                 for (uint32_t k = 0; k < words; ++k) std::memcpy(at + 4 * k, &reg(t, in.ops[1].value + k), 4);
             }
         } else {
-            const uint32_t b = value(t, in.ops[2]);
+            const uint32_t b = value(t, in.ops[ao.b]);
+            const uint32_t c = ao.c < in.nops ? value(t, in.ops[ao.c]) : 0;
             uint32_t old;
             std::memcpy(&old, at, 4);
-            const uint32_t next = sem::atomic(in.op, old, b);
+            const uint32_t next = sem::atomic(in.op, old, b, c);
             std::memcpy(at, &next, 4);
-            reg(t, in.ops[0].value) = old;
+            if (ao.has_dst) reg(t, in.ops[0].value) = old;
         }
     }
 
@@ -281,6 +331,7 @@ private:
             ++r_.pc_active_lanes[pc];
             th.pc = pc + 1;
             th.state = State::Ready;
+            clock_ = th.stepped++;
             if (!guard(th, in)) continue;
             count(pc, in);
             exec |= 1u << th.lane;
@@ -316,6 +367,7 @@ private:
     std::vector<Thread> threads_;
     std::vector<uint32_t> regs_;
     std::vector<uint8_t> shared_, local_;
+    uint64_t clock_ = 0;   // what %clock reads in the current instruction
 };
 
 }  // namespace

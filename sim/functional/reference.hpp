@@ -13,6 +13,9 @@
 //   * otherwise every live thread of the block waits at a barrier, and all are
 //     released.
 // Instruction semantics come from semantics.hpp, shared with the executor.
+// Each thread keeps its own copy of the warp's uniform registers, and %clock
+// reads the thread's count of instructions passed (guarded off included):
+// both equal the executor's in converged code, where compilers put them.
 // Blocks run one after another. Programs with data races between threads
 // (other than commutative atomics whose results are not used) may legitimately
 // give results different from the SIMT executor's.

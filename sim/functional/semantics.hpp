@@ -19,7 +19,12 @@
 // Each Value opcode's lane function is lane_value<Op>() (branch-light, so the
 // executor's 32-lane loops vectorise); value() dispatches on a runtime Op.
 //
-// Left out: denormal flushing, fp16, rounding-mode suffixes.
+// Also here: the fp32 source modifiers (modified()), the bit operations of
+// LOP3/LEA.HI/PRMT/POPC/FLO/BREV/BFE/BFI, multiply-high and wide multiply-add,
+// dmin/dmax/dsetp, and every atomic operation (atom_op() reads it from the
+// row's mnemonic, so the table stays the one list).
+//
+// Left out: denormal flushing, fp16, rounding-mode suffixes, 64-bit atomics.
 #pragma once
 
 #include "isa/isa.hpp"
@@ -46,23 +51,24 @@ enum class Kind : uint8_t {
     Vote,       // collective over the warp's executing lanes
     Shuffle,    // collective over the warp's executing lanes
     Fp64,       // register pairs
+    Wide,       // a 64-bit result in a pair from 32-bit sources (imad.wide, cs2r)
+    Uniform,    // a uniform register from uniform values, once per warp (umov, uiadd3, uldc, ...)
     Load, Store, Atomic, Tex,
     Branch, Call, Ret, Barrier, Exit, Nop,
+    Sleep,      // nanosleep: no effect on values; the timing model holds the warp
 };
 
 constexpr Kind kind_of(Op op) {
     switch (op) {
     case Op::Sel: return Kind::Select;
     case Op::Isetp: case Op::Usetp: case Op::Fsetp: return Kind::Compare;
+    case Op::Dsetp: case Op::Dmin: case Op::Dmax: return Kind::Fp64;
+    case Op::ImadWide: case Op::ImadWideU: case Op::Cs2r: return Kind::Wide;
+    case Op::Umov: case Op::Uiadd3: case Op::Uimad: case Op::Ulop3: case Op::Ushl: case Op::Uldc: return Kind::Uniform;
     case Op::Pand: case Op::Por: case Op::Pxor: case Op::Pnot: return Kind::PredLogic;
     case Op::VoteAny: case Op::VoteAll: case Op::VoteBallot: return Kind::Vote;
     case Op::ShflUp: case Op::ShflDown: case Op::ShflXor: case Op::ShflIdx: return Kind::Shuffle;
     case Op::Dadd: case Op::Dmul: case Op::Dfma: case Op::F2d: case Op::D2f: return Kind::Fp64;
-    case Op::LdGlobal: case Op::LdGlobal4: case Op::LdShared: case Op::LdShared4:
-    case Op::LdLocal: case Op::LdLocal4: case Op::LdConst: return Kind::Load;
-    case Op::StGlobal: case Op::StGlobal4: case Op::StShared: case Op::StShared4:
-    case Op::StLocal: case Op::StLocal4: return Kind::Store;
-    case Op::AtomGlobalAdd: case Op::AtomSharedAdd: return Kind::Atomic;
     case Op::Tex: return Kind::Tex;
     case Op::Bra: return Kind::Branch;
     case Op::Call: return Kind::Call;
@@ -70,6 +76,14 @@ constexpr Kind kind_of(Op op) {
     case Op::Bar: return Kind::Barrier;
     case Op::Exit: return Kind::Exit;
     case Op::Nop: return Kind::Nop;
+    case Op::Nanosleep: return Kind::Sleep;
+    default: break;
+    }
+    // Memory instructions by their table row.
+    switch (isa::access_of(op)) {
+    case isa::Access::Load: return Kind::Load;
+    case isa::Access::Store: return Kind::Store;
+    case isa::Access::Atomic: return Kind::Atomic;
     default: return Kind::Value;
     }
 }
@@ -112,9 +126,84 @@ inline uint32_t f2u(float x) {
 inline uint32_t smin(uint32_t a, uint32_t b) { return int32_t(a) < int32_t(b) ? a : b; }
 inline uint32_t smax(uint32_t a, uint32_t b) { return int32_t(a) > int32_t(b) ? a : b; }
 
-// d = f(a, b, c) for the Kind::Value opcode O (0 for any other opcode).
+// ---- bit manipulation (SASS LOP3, LEA.HI, PRMT, POPC, FLO, BREV; bfe/bfi as Kepler's BFE/BFI)
+constexpr uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut) {
+    uint32_t r = 0;
+    for (uint32_t i = 0; i < 8; ++i) {
+        const uint32_t term = ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c : ~c);
+        r |= term & (0u - ((lut >> i) & 1u));
+    }
+    return r;
+}
+constexpr uint32_t lea_hi(uint32_t a, uint32_t b, uint32_t c, uint32_t sh) {
+    const uint64_t wide = (uint64_t(c) << 32 | a) << (sh & 31);
+    return b + uint32_t(wide >> 32);
+}
+constexpr uint32_t popc(uint32_t m) {
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0fu;
+    return (m * 0x01010101u) >> 24;
+}
+constexpr uint32_t clz(uint32_t a) { return a == 0 ? 32 : uint32_t(std::countl_zero(a)); }
+constexpr uint32_t flo(uint32_t a) { return a == 0 ? 0xffffffffu : 31 - uint32_t(std::countl_zero(a)); }
+constexpr uint32_t brev(uint32_t a) {
+    a = ((a >> 1) & 0x55555555u) | ((a & 0x55555555u) << 1);
+    a = ((a >> 2) & 0x33333333u) | ((a & 0x33333333u) << 2);
+    a = ((a >> 4) & 0x0f0f0f0fu) | ((a & 0x0f0f0f0fu) << 4);
+    a = ((a >> 8) & 0x00ff00ffu) | ((a & 0x00ff00ffu) << 8);
+    return (a >> 16) | (a << 16);
+}
+// The low len bits set (len clamped to 32).
+constexpr uint32_t low_bits(uint32_t len) { return len >= 32 ? 0xffffffffu : (1u << len) - 1; }
+constexpr uint32_t bfe(uint32_t a, uint32_t ctl) {
+    const uint32_t pos = ctl & 0xff, len = (ctl >> 8) & 0xff;
+    return pos >= 32 ? 0 : (a >> pos) & low_bits(len);
+}
+constexpr uint32_t bfi(uint32_t a, uint32_t b, uint32_t ctl) {
+    const uint32_t pos = ctl & 0xff, len = (ctl >> 8) & 0xff;
+    if (pos >= 32) return b;
+    const uint32_t mask = low_bits(len) << pos;
+    return (b & ~mask) | ((a << pos) & mask);
+}
+constexpr uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel) {
+    const uint64_t bytes = uint64_t(b) << 32 | a;
+    uint32_t r = 0;
+    for (uint32_t i = 0; i < 4; ++i) {
+        const uint32_t s = (sel >> (4 * i)) & 0xf;
+        uint32_t byte = uint32_t(bytes >> (8 * (s & 7))) & 0xff;
+        if (s & 8) byte = (byte & 0x80) ? 0xff : 0;
+        r |= byte << (8 * i);
+    }
+    return r;
+}
+constexpr uint32_t mul_hi_s(uint32_t a, uint32_t b) { return uint32_t(uint64_t(int64_t(int32_t(a)) * int32_t(b)) >> 32); }
+constexpr uint32_t mul_hi_u(uint32_t a, uint32_t b) { return uint32_t((uint64_t(a) * b) >> 32); }
+// imad.wide: a * b + c as 64 bits.
+constexpr uint64_t mad_wide(isa::Op op, uint32_t a, uint32_t b, uint64_t c) {
+    const uint64_t p = op == isa::Op::ImadWide ? uint64_t(int64_t(int32_t(a)) * int32_t(b)) : uint64_t(a) * b;
+    return p + c;
+}
+
+// An fp32 source modifier (signature 'F'): |x| clears the sign bit, then -x flips it.
+inline uint32_t modified(const isa::Operand& o, uint32_t v) {
+    if (o.fabs) v &= 0x7fffffffu;
+    if (o.fneg) v ^= 0x80000000u;
+    return v;
+}
+
+// The value of an instruction's K or S immediate (lop3's table, lea's shift), 0 if it has none.
+inline uint32_t imm_operand(const isa::Instruction& in) {
+    const std::string_view sig = isa::info(in.op).signature;
+    for (uint32_t i = 0; i < in.nops && 2 * i < sig.size(); ++i)
+        if (sig[2 * i] == 'K' || sig[2 * i] == 'S') return in.ops[i].value;
+    return 0;
+}
+
+// d = f(a, b, c) for the Kind::Value opcode O (0 for any other opcode); k is
+// the instruction's K or S immediate (lop3's table, lea's shift).
 template <Op O>
-inline uint32_t lane_value(uint32_t a, uint32_t b, uint32_t c) {
+inline uint32_t lane_value(uint32_t a, uint32_t b, uint32_t c, uint32_t k = 0) {
     if constexpr (O == Op::Mov) return a;
     else if constexpr (O == Op::Iadd) return a + b;
     else if constexpr (O == Op::Isub) return a - b;
@@ -154,14 +243,36 @@ inline uint32_t lane_value(uint32_t a, uint32_t b, uint32_t c) {
     else if constexpr (O == Op::U2f) return bits(float(a));
     else if constexpr (O == Op::F2i) return f2i(f32(a));
     else if constexpr (O == Op::F2u) return f2u(f32(a));
+    else if constexpr (O == Op::Iadd3) return a + b + c;
+    else if constexpr (O == Op::Lop3) return lop3(a, b, c, k);
+    else if constexpr (O == Op::Lea) return (a << (k & 31)) + b;
+    else if constexpr (O == Op::LeaHi) return lea_hi(a, b, c, k);
+    else if constexpr (O == Op::Bfe) return bfe(a, b);
+    else if constexpr (O == Op::Bfi) return bfi(a, b, c);
+    else if constexpr (O == Op::Prmt) return prmt(a, b, c);
+    else if constexpr (O == Op::ImulHi) return mul_hi_s(a, b);
+    else if constexpr (O == Op::ImulHiU) return mul_hi_u(a, b);
+    else if constexpr (O == Op::ImadHi) return mul_hi_s(a, b) + c;
+    else if constexpr (O == Op::ImadHiU) return mul_hi_u(a, b) + c;
+    else if constexpr (O == Op::Popc) return popc(a);
+    else if constexpr (O == Op::Clz) return clz(a);
+    else if constexpr (O == Op::Flo) return flo(a);
+    else if constexpr (O == Op::Brev) return brev(a);
+    else if constexpr (O == Op::I2fp) return bits(float(int32_t(a)));
+    else if constexpr (O == Op::U2fp) return bits(float(a));
+    else if constexpr (O == Op::Umov) return a;
+    else if constexpr (O == Op::Uiadd3) return a + b + c;
+    else if constexpr (O == Op::Uimad) return a * b + c;
+    else if constexpr (O == Op::Ulop3) return lop3(a, b, c, k);
+    else if constexpr (O == Op::Ushl) return a << (b & 31);
     else return 0;
 }
 
 // d = f(a, b, c) for every Kind::Value opcode.
-inline uint32_t value(Op op, uint32_t a, uint32_t b, uint32_t c) {
+inline uint32_t value(Op op, uint32_t a, uint32_t b, uint32_t c, uint32_t k = 0) {
     switch (op) {
 #define OP(e, m, pipe, lat, sig, space, acc, bytes, doc) \
-    case Op::e: return lane_value<Op::e>(a, b, c);
+    case Op::e: return lane_value<Op::e>(a, b, c, k);
 #include "isa/opcodes.def"
 #undef OP
     }
@@ -198,15 +309,31 @@ inline uint32_t pred_logic(Op op, uint32_t q1, uint32_t q2) {
     }
 }
 
-// fp64: dadd, dmul, dfma on register-pair bit patterns.
+// dmin/dmax as fmin/fmax: a NaN operand yields the other, -0 orders below +0.
+inline uint64_t dminmax(uint64_t a, uint64_t b, bool max) {
+    const double x = f64(a), y = f64(b);
+    if (std::isnan(x)) return b;
+    if (std::isnan(y)) return a;
+    if (x == y) {   // equal, or +0 and -0: the sign bits decide
+        const bool xneg = a >> 63;
+        return (max ? !xneg : xneg) ? a : b;
+    }
+    return ((x > y) == max) ? a : b;
+}
+
+// fp64: dadd, dmul, dfma, dmin, dmax on register-pair bit patterns.
 inline uint64_t fp64(Op op, uint64_t a, uint64_t b, uint64_t c) {
     switch (op) {
     case Op::Dadd: return bits(f64(a) + f64(b));
     case Op::Dmul: return bits(f64(a) * f64(b));
     case Op::Dfma: return bits(std::fma(f64(a), f64(b), f64(c)));
+    case Op::Dmin: return dminmax(a, b, false);
+    case Op::Dmax: return dminmax(a, b, true);
     default: return 0;
     }
 }
+// p = a CMP b for dsetp (ordered fp64).
+inline bool compare64(isa::Cmp cmp, uint64_t a, uint64_t b) { return compare_as(cmp, f64(a), f64(b)); }
 inline uint64_t f2d(uint32_t a) { return bits(double(f32(a))); }
 inline uint32_t d2f(uint64_t a) { return bits(float(f64(a))); }
 
@@ -234,8 +361,58 @@ inline uint32_t vote(Op op, uint32_t exec, uint32_t q) {
     }
 }
 
-// Atomic read-modify-write: the new word from the old one and operand b.
-inline uint32_t atomic(Op /*op*/, uint32_t old, uint32_t b) { return old + b; }
+// ---- atomics: the operation of an atom.* / red.* row, from its mnemonic's last part
+enum class AtomOp : uint8_t { None, Add, AddF32, Min, Max, MinU, MaxU, And, Or, Xor, Exch, Cas };
+
+constexpr AtomOp atom_op_of(std::string_view m) {
+    if (!m.starts_with("atom.") && !m.starts_with("red.")) return AtomOp::None;
+    const size_t space_end = m.find('.', m.find('.') + 1);
+    if (space_end == std::string_view::npos) return AtomOp::None;
+    const std::string_view s = m.substr(space_end + 1);
+    if (s == "add") return AtomOp::Add;
+    if (s == "add.f32") return AtomOp::AddF32;
+    if (s == "min") return AtomOp::Min;
+    if (s == "max") return AtomOp::Max;
+    if (s == "min.u32") return AtomOp::MinU;
+    if (s == "max.u32") return AtomOp::MaxU;
+    if (s == "and") return AtomOp::And;
+    if (s == "or") return AtomOp::Or;
+    if (s == "xor") return AtomOp::Xor;
+    if (s == "exch") return AtomOp::Exch;
+    if (s == "cas") return AtomOp::Cas;
+    return AtomOp::None;
+}
+constexpr AtomOp atom_op(Op op) { return atom_op_of(isa::mnemonic_of(op)); }
+
+// Atomic read-modify-write: the new word from the old one, operand b and (cas) c.
+inline uint32_t atomic(Op op, uint32_t old, uint32_t b, uint32_t c = 0) {
+    switch (atom_op(op)) {
+    case AtomOp::Add: return old + b;
+    case AtomOp::AddF32: return bits(canonical(f32(old) + f32(b)));
+    case AtomOp::Min: return smin(old, b);
+    case AtomOp::Max: return smax(old, b);
+    case AtomOp::MinU: return old < b ? old : b;
+    case AtomOp::MaxU: return old > b ? old : b;
+    case AtomOp::And: return old & b;
+    case AtomOp::Or: return old | b;
+    case AtomOp::Xor: return old ^ b;
+    case AtomOp::Exch: return b;
+    case AtomOp::Cas: return old == b ? c : old;
+    case AtomOp::None: break;
+    }
+    return old;
+}
+
+// Where an atomic's operands are: the memory operand, then b (and c for cas);
+// atom.* has a destination first, red.* none.
+struct AtomOperands {
+    uint32_t mem = 1, b = 2, c = 3;
+    bool has_dst = true;
+};
+inline AtomOperands atom_operands(Op op) {
+    const bool dst = isa::info(op).signature[0] == 'R';
+    return dst ? AtomOperands{1, 2, 3, true} : AtomOperands{0, 1, 2, false};
+}
 
 // Texel coordinate along one axis: floor(t * n) wrapped into [0, n); a NaN or
 // infinite coordinate gives texel 0.
@@ -260,7 +437,7 @@ inline uint32_t registers_needed(const isa::Program& p) {
         for (uint32_t i = 0; i < in.nops; ++i) {
             const isa::Operand& o = in.ops[i];
             const char kind = 2 * i < sig.size() ? sig[2 * i] : 'R';
-            const uint32_t width = (kind == 'D' || kind == 'E') ? 2 : (kind == 'W' || kind == 'X') ? 4 : 1;
+            const uint32_t width = (kind == 'D' || kind == 'E' || kind == 'G') ? 2 : (kind == 'W' || kind == 'X') ? 4 : 1;
             if (o.kind == isa::OperandKind::Reg && o.value + width > need) need = o.value + width;
             if (o.kind == isa::OperandKind::Mem && o.mem.index_reg >= 0 && uint32_t(o.mem.index_reg) + 1 > need)
                 need = uint32_t(o.mem.index_reg) + 1;

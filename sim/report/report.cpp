@@ -185,6 +185,10 @@ void print_states(std::ostream& out, const Stats& s, const Style& st) {
     }
 }
 
+// Whether the JSON report lists pipe class p: every class, except the uniform
+// one (added later) only when the run issued to it, so earlier reports keep their bytes.
+bool reported(const Stats& s, int p) { return isa::Pipe(p) != isa::Pipe::Uniform || s.pipes[p].issued > 0; }
+
 void print_pipes(std::ostream& out, const Stats& s, const Style& st) {
     out << st.bold("Pipes") << st.dim("  (busy cycles / cycles available, all sub-partitions)") << "\n";
     for (int p = 0; p < isa::kNumPipes; ++p) {
@@ -363,10 +367,12 @@ void write_json(std::ostream& out, const RunInfo& run, const Stats& s) {
     for (int r = 0; r < kNumStallReasons; ++r) j.field(timing::stall_name(r), s.stall_cycles[r]);
     j.end_object();
     j.begin_object("pipes");
-    for (int p = 0; p < isa::kNumPipes; ++p) j.field(isa::pipe_name(isa::Pipe(p)), s.pipes[p].utilisation);
+    for (int p = 0; p < isa::kNumPipes; ++p)
+        if (reported(s, p)) j.field(isa::pipe_name(isa::Pipe(p)), s.pipes[p].utilisation);
     j.end_object();
     j.begin_object("pipe_instructions");
-    for (int p = 0; p < isa::kNumPipes; ++p) j.field(isa::pipe_name(isa::Pipe(p)), s.pipes[p].issued);
+    for (int p = 0; p < isa::kNumPipes; ++p)
+        if (reported(s, p)) j.field(isa::pipe_name(isa::Pipe(p)), s.pipes[p].issued);
     j.end_object();
     const auto& m = s.memory;
     uint64_t req = m.global_load.requests + m.global_store.requests + m.global_atomic.requests +

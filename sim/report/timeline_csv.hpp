@@ -12,12 +12,17 @@
 // warp,start for a per-warp view). The timing model already merges
 // consecutive cycles of equal (state, pc); this writer merges nothing else.
 //
+// A TimelineFilter keeps the file small: only some SMs, some warps, a window
+// of cycles (intervals overlapping it are clipped to it); rows keep the format.
+//
 // Left out: block events (other observers can add them).
 #pragma once
 
 #include "sim/timing/observer.hpp"
 
+#include <cstdint>
 #include <deque>
+#include <string>
 #include <functional>
 #include <map>
 #include <ostream>
@@ -54,10 +59,22 @@ private:
     std::map<uint64_t, Warp> warps_;
 };
 
+// Which rows the timeline keeps (--timeline-sm, --timeline-warps, --timeline-window).
+struct TimelineFilter {
+    std::vector<std::pair<uint64_t, uint64_t>> sms, warps;  // inclusive ranges; empty: all
+    uint64_t from = 0, to = UINT64_MAX;                      // the window [from, to)
+    bool keeps(const timing::StateInterval& iv) const;
+};
+
+// Parses "0,3-5,9" (ids and inclusive ranges) for `option`; throws simt::Error.
+std::vector<std::pair<uint64_t, uint64_t>> parse_id_list(const std::string& option, const std::string& text);
+// Parses "FROM:TO" (FROM < TO; TO may be empty: to the end) into the filter's window.
+void parse_window(const std::string& option, const std::string& text, TimelineFilter& f);
+
 class TimelineCsvWriter : public timing::Observer {
 public:
     // Writes the header at once; `out` must outlive the writer.
-    explicit TimelineCsvWriter(std::ostream& out);
+    explicit TimelineCsvWriter(std::ostream& out, TimelineFilter filter = {});
     void on_interval(const timing::StateInterval& iv) override { lanes_.on_interval(iv); }
     void on_issue(const timing::IssueEvent& e) override { lanes_.on_issue(e); }
     void on_finish(const timing::Stats&) override { lanes_.finish(); }
@@ -67,6 +84,7 @@ private:
     void write(const timing::StateInterval& iv, int lanes);
     std::ostream& out_;
     uint64_t rows_ = 0;
+    TimelineFilter filter_;
     LaneMatcher lanes_;
 };
 

@@ -40,7 +40,8 @@ void collect_reads(const isa::Instruction& in, DecodedInst& d) {
         const isa::Operand& o = in.ops[k];
         uint32_t slot = uint32_t(k) * 4;
         switch (c) {
-            case 'V': if (o.kind == isa::OperandKind::Reg) add(o.value, slot); break;
+            case 'V': case 'F': if (o.kind == isa::OperandKind::Reg) add(o.value, slot); break;
+            case 'G': if (o.kind == isa::OperandKind::Reg) { add(o.value, slot); add(o.value + 1, slot + 1); } break;
             case 'E': add(o.value, slot); add(o.value + 1, slot + 1); break;
             case 'X': for (uint32_t i = 0; i < 4; ++i) add(o.value + i, slot + i); break;
             case 'M': if (o.mem.index_reg >= 0) add(uint32_t(o.mem.index_reg), slot); break;

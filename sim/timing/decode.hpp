@@ -26,11 +26,12 @@ enum class MemKind : uint8_t {
 // The unit whose availability gates issue (besides the sub-partition's pipe).
 enum class Unit : uint8_t { Math, Branch, L1tex, Mio };
 
-constexpr uint16_t kNumScoreboardRegs = isa::kPredRegBase + isa::kNumPreds;  // r0..r254, p0..p6
+constexpr uint16_t kNumScoreboardRegs = isa::kNumPreds + isa::kMaxRegs + isa::kNumURegs;  // p0..p6, r0..r254, ur0..ur62
 
 // A register's slot in the scoreboard: the predicates first, then r0, r1, ...
-// so that a program's registers share few cache lines.
+// so that a program's registers share few cache lines, then the uniform registers.
 constexpr uint16_t scoreboard_slot(uint16_t reg) {
+    if (reg >= isa::kURegBase) return uint16_t(isa::kNumPreds + isa::kMaxRegs + (reg - isa::kURegBase));
     return reg >= isa::kPredRegBase ? uint16_t(reg - isa::kPredRegBase) : uint16_t(reg + isa::kNumPreds);
 }
 constexpr uint32_t kReuseSlots = 16;  // 4 operands x up to 4 registers each

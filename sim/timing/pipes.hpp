@@ -1,6 +1,6 @@
 // pipes.hpp: the execution pipes of one sub-partition.
 //
-// Each pipe class (fma, alu, sfu, fp64, lsu, tex, branch, imad, iadd) accepts
+// Each pipe class (fma, alu, sfu, fp64, lsu, tex, branch, imad, iadd, uniform) accepts
 // one warp instruction every `interval` cycles on each of its datapaths (its
 // initiation interval: 32 lanes / lanes per sub-partition; datapaths.hpp);
 // `free_at` is the first cycle it accepts the next.
@@ -37,6 +37,7 @@ inline PipeSpecs pipe_specs(const GpuConfig::Pipes& p) {
     s[int(isa::Pipe::Branch)] = p.branch;
     s[int(isa::Pipe::Imad)] = p.imad;
     s[int(isa::Pipe::Iadd)] = p.iadd;
+    s[int(isa::Pipe::Uniform)] = p.uniform;
     return s;
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <sstream>
 
 namespace simt::timing {
@@ -142,6 +143,10 @@ void Sm::reevaluate_stages(TWarp& w, uint64_t t) {
         block(w, StallReason::BranchResolving, w.branch_ready, t);
         t = w.branch_ready;
     }
+    if (t < w.sleep_until) {
+        block(w, StallReason::Sleeping, w.sleep_until, t);
+        t = w.sleep_until;
+    }
     // Then the operands, unless that is a long_scoreboard stage: it wakes at
     // its start (w.wake = t), when a policy sees it.
     if (t < w.operand_ready && w.operand_why != StallReason::LongScoreboard)
@@ -169,7 +174,7 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
     const DecodedInst& d = ctx_.code[pc];
     const IssueCost& c = ctx_.cost[pc];
     func::DynInst& dyn = ctx_.dyn;
-    ctx_.exec.step(*w.fblock, *w.fwarp, dyn);
+    ctx_.exec.step(*w.fblock, *w.fwarp, dyn, func::StepEnv{true, t, index_});
 
     // Counted per pc (the totals, pipe and issue-slot counts follow from these
     // at the end, Gpu::finish) and per SM.
@@ -211,6 +216,7 @@ void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t
     }
     uint32_t next = w.fwarp->next_pc();
     if (next != pc + 1 || dyn.diverged) w.branch_ready = t + ctx_.cfg.pipes.branch.latency;
+    if (dyn.sleep_ns) w.sleep_until = t + sleep_cycles(dyn.sleep_ns);
     w.pc = next;
     w.operand_ready = w.sb->ready_for(ctx_.code[next], w.operand_why, ctx_.cost[next].handoff);
     if (branch_waits_fixed_) branch_stall_count(w, ctx_.code[next]);
@@ -219,6 +225,11 @@ void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t
         w.hold_pc = pc;
         release_barrier_if_ready(blocks_[w.block_slot], t);
     }
+}
+
+// nanosleep's duration in cycles at the config's clock, rounded up.
+uint64_t Sm::sleep_cycles(uint32_t ns) const {
+    return uint64_t(std::ceil(double(ns) * ctx_.cfg.clock_mhz / 1000.0));
 }
 
 void Sm::release_barrier_if_ready(BlockRec& b, uint64_t t) {

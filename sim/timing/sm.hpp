@@ -73,13 +73,13 @@ public:
     // A blocked warp's wake time came: its next blocked states, or it becomes a
     // candidate (its state at t is then set by the scheduler), or it retires.
     // Until it issues, its stages (no_instruction until launch_ready, then
-    // branch_resolving until branch_ready, then operand_why until
+    // branch_resolving until branch_ready, sleeping until sleep_until, then operand_why until
     // operand_ready) cannot change, so they are logged at once and it wakes
     // at the end of the last one; except that it wakes when a long_scoreboard
     // stage starts, which a policy sees (WarpView::long_wait).
     void reevaluate(TWarp& w, uint64_t t) {
         if (w.draining || w.at_barrier) return reevaluate_held(w, t);
-        if (t < w.launch_ready || t < w.branch_ready) return reevaluate_stages(w, t);
+        if (t < w.launch_ready || t < w.branch_ready || t < w.sleep_until) return reevaluate_stages(w, t);
         if (t < w.operand_ready) block(w, w.operand_why, w.operand_ready, t);
         else w.candidate = true;
     }
@@ -104,6 +104,7 @@ private:
     void reevaluate_stages(TWarp& w, uint64_t t);  // in block launch or branch resolution
     void after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t);
     void release_barrier_if_ready(BlockRec& b, uint64_t t);
+    uint64_t sleep_cycles(uint32_t ns) const;
     void retire(TWarp& w, uint64_t t);
     void count_residency(uint64_t t, int delta);
     void update_next_event();

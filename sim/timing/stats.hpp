@@ -36,7 +36,7 @@ enum class StallReason : uint8_t {
     NoInstruction,     // block just launched: instructions not fetched yet
     DispatchStall,     // selected, but its operand reads collide in a register bank
     Drain,             // after exit, waiting for its outstanding memory to complete
-    Sleeping,          // (not produced by the model)
+    Sleeping,          // after nanosleep, for its duration
     Membar,            // (not produced by the model)
 };
 constexpr int kNumStallReasons = 16;

@@ -28,6 +28,7 @@ words = ops + directives + ["u32", "i32", "f32", "f64", "zero", "iota", "const",
                             ".lt", ".le", ".gt", ".ge", ".eq", ".ne", "%laneid", "%warpid", "%tid.x", "%tid.y",
                             "%ctaid.x", "%ntid.x", "%nctaid.x", "%pixel.x", "%pixel.y", "pt", "!p0", "@p0", "@!p1",
                             "r0", "r1", "r254", "p6", "$u", "[", "]", "*4", "+", ",", ":", "\n", "1.5", "0x10",
+                            "%clock", "%clock64", "%smid", "ur0", "ur62", "-r1", "|r2|", "-|r3|", "0x96",
                             "-1", "65536x65536", "\"", "; "]
 write("isa.dict", words)
 
