@@ -136,13 +136,16 @@ int64_t start(const Options& o, const World& w, Spec& spec, std::ofstream& out, 
         first = -1;
         message = e.what();
     }
-    int64_t worst = 0;
+    // Every rank learns whether any failed and whether rank 0 did: rank 0's
+    // message when it failed (the same spec fails alike everywhere), else each
+    // failing rank's own (a file missing on one machine).
+    int64_t worst = 0, lead_first = first;
     MPI_Allreduce(&first, &worst, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Bcast(&lead_first, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
     if (worst < 0) {
-        if (!message.empty() && (w.rank == 0 || first < 0)) {
-            if (w.rank == 0) std::cerr << "simt-sim: " << message << "\n";
-            else std::cerr << "simt-sim (rank " << w.rank << "): " << message << "\n";
-        }
+        if (w.rank == 0 && first < 0) std::cerr << "simt-sim: " << message << "\n";
+        if (w.rank != 0 && first < 0 && lead_first >= 0)
+            std::cerr << "simt-sim (rank " << w.rank << "): " << message << "\n";
         return -1;
     }
     MPI_Bcast(&first, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
