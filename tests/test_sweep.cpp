@@ -240,3 +240,13 @@ TEST_CASE("sweep 6: each kind of bad spec is an error at its line and column", "
     CHECK(spec_error(big) == "spec.yaml:1:1: error: the grid has 1000001 points, more than the limit of 1000000 (split the sweep)");
     CHECK(spec_error(kFiles + "output: {a: 1}\n") == "spec.yaml:3:9: error: output: expected a file name");
 }
+
+TEST_CASE("sweep 7: the output is -o, else the spec's output: (next to the spec), else SPEC.csv", "[sweep]") {
+    const auto small = load_spec(kDir + "/small.yaml");
+    CHECK(simt::sweep::output_path(small, "x.csv") == "x.csv");
+    CHECK(simt::sweep::output_path(small, "") == kDir + "/small.csv");
+    const auto named = load_spec(std::string(SIMT_SOURCE_DIR) + "/sweeps/sub_partitions.yaml");
+    CHECK(simt::sweep::output_path(named, "") ==
+          (fs::path(SIMT_SOURCE_DIR) / "sweeps/sub_partitions.csv").lexically_normal().string());
+    CHECK(named.points() == 32);
+}
