@@ -3,7 +3,12 @@
 // kernel of > 10 million warp instructions each, on configs/rtx4060.yaml.
 //
 //     bench_throughput [CONFIG.yaml] [--no-skip] [--only alu|sfu] [--iterations N]
+//     bench_throughput [CONFIG.yaml] --trace T.isa [-u NAME=VALUE ...] [--repeat N]
 //
+// --trace times one trace file instead (e.g. a memory-bound or divergent one, or
+// the seed pass: calib/traces/seed_stripes.isa -u sx=0 -u sy=0), with its
+// uniforms overridden as simt-sim's --uniform; --repeat N runs it N times and
+// prints each (report the fastest: the machine may be shared).
 // --only and --iterations (default 700) make short runs for profiling
 // (e.g. under valgrind --tool=callgrind); the bar is measured with the defaults.
 //
@@ -13,6 +18,7 @@
 // instructions per second on one core of a Release build.
 #include "bench/bench_kernels.hpp"
 #include "isa/assembler.hpp"
+#include "isa/diagnostics.hpp"
 #include "sim/config/config.hpp"
 #include "sim/functional/memory.hpp"
 #include "sim/timing/gpu.hpp"
@@ -22,7 +28,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -43,15 +51,38 @@ void bench(const simt::GpuConfig& config, const char* name, const char* op, int 
                 s.warp_instructions / host / 1e6, 100.0 * double(sim.cycles_visited()) / double(s.cycles + 1));
 }
 
+void bench_trace(const simt::GpuConfig& config, const std::string& path, const std::vector<std::string>& uniforms,
+                 bool skip) {
+    simt::isa::Program program = simt::isa::assemble_file(path);
+    for (const auto& u : uniforms) simt::isa::override_uniform(program, u);
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    simt::func::GlobalMemory memory(program, dir.empty() ? "." : dir);
+    simt::timing::RunOptions options;
+    options.event_skipping = skip;
+    simt::timing::Simulator sim(config, program, memory, options);
+    auto t0 = std::chrono::steady_clock::now();
+    simt::timing::Stats s = sim.run();
+    double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("%-24s %12llu warp instr  %10llu cycles  host %.3f s  %.2f M warp instr/s  slowdown %.0fx vs the GPU\n",
+                std::filesystem::path(path).filename().string().c_str(), (unsigned long long)s.warp_instructions,
+                (unsigned long long)s.cycles, host, s.warp_instructions / host / 1e6,
+                host / (double(s.cycles) / (config.clock_mhz * 1e6)));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     std::string config_path = "configs/rtx4060.yaml";  // run from the repository root, or pass a path
     bool skip = true;
     std::string only;
-    int iterations = 700;
+    int iterations = 700, repeat = 1;
+    std::string trace;
+    std::vector<std::string> uniforms;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--no-skip") == 0) skip = false;
+        else if (std::strcmp(argv[i], "--trace") == 0 && i + 1 < argc) trace = argv[++i];
+        else if (std::strcmp(argv[i], "-u") == 0 && i + 1 < argc) uniforms.push_back(argv[++i]);
+        else if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
         else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
         else if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) iterations = std::max(1, std::atoi(argv[++i]));
         else config_path = argv[i];
@@ -60,6 +91,10 @@ int main(int argc, char** argv) {
         simt::GpuConfig config = simt::load_config(config_path);
         std::printf("config: %s (%s), event skipping %s\n", config.name.c_str(), config_path.c_str(),
                     skip ? "on" : "off");
+        if (!trace.empty()) {
+            for (int r = 0; r < repeat; ++r) bench_trace(config, trace, uniforms, skip);
+            return 0;
+        }
         // 1536 warps x 11 instructions per iteration: 700 iterations = 11.8 M warp instructions.
         if (only.empty() || only == "alu") bench(config, "alu_bound", "ffma", iterations, skip);
         if (only.empty() || only == "sfu") bench(config, "sfu_bound", "sin", iterations, skip);

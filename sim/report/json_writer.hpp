@@ -16,6 +16,8 @@ namespace simt::report {
 
 class JsonWriter {
 public:
+    static constexpr bool kFixedShape = false;  // fields may differ by launch mode (report_fields.hpp)
+
     explicit JsonWriter(std::ostream& out) : out_(out) {}
 
     JsonWriter& begin_object(std::string_view key = {}) { return open(key, '{'); }

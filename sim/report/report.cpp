@@ -2,6 +2,7 @@
 #include "sim/report/report.hpp"
 
 #include "sim/report/json_writer.hpp"
+#include "sim/report/report_fields.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -187,8 +188,6 @@ void print_states(std::ostream& out, const Stats& s, const Style& st) {
 
 // Whether the JSON report lists pipe class p: every class, except the uniform
 // one (added later) only when the run issued to it, so earlier reports keep their bytes.
-bool reported(const Stats& s, int p) { return isa::Pipe(p) != isa::Pipe::Uniform || s.pipes[p].issued > 0; }
-
 void print_pipes(std::ostream& out, const Stats& s, const Style& st) {
     out << st.bold("Pipes") << st.dim("  (busy cycles / cycles available, all sub-partitions)") << "\n";
     for (int p = 0; p < isa::kNumPipes; ++p) {
@@ -331,100 +330,7 @@ void print_text(std::ostream& out, const RunInfo& run, const Stats& s, const Tex
 void write_json(std::ostream& out, const RunInfo& run, const Stats& s) {
     JsonWriter j(out);
     j.begin_object();
-    j.field("kernel", s.kernel).field("config", s.config_name).field("config_file", run.config_path);
-    j.field("trace", run.trace_path);
-    j.field("cycles", s.cycles).field("time_us", s.time_us).field("clock_mhz", s.clock_mhz);
-    j.field("kernel_launch_us", s.kernel_launch_us);
-    j.field("sms", s.sms).field("sub_partitions", s.sub_partitions);
-    j.field("blocks", s.blocks).field("warps", s.warps);
-    const isa::LaunchDecl& L = run.program.launch;
-    if (L.mode == isa::LaunchDecl::Mode::Fragment) {
-        j.begin_object("launch").field("mode", "fragment").field("width", L.width).field("height", L.height);
-        j.field("tile_width", L.tile_w).field("tile_height", L.tile_h).end_object();
-    } else {
-        j.begin_object("launch").field("mode", "compute");
-        j.begin_array("grid").value(uint64_t(L.grid.x)).value(uint64_t(L.grid.y)).value(uint64_t(L.grid.z)).end_array();
-        j.begin_array("block").value(uint64_t(L.block.x)).value(uint64_t(L.block.y)).value(uint64_t(L.block.z)).end_array();
-        j.field("warps_per_block", run.program.warps_per_block()).end_object();
-    }
-    j.field("warp_instructions", s.warp_instructions).field("thread_instructions", s.thread_instructions);
-    j.field("thread_instructions_pred_on", s.thread_instructions_pred_on);
-    j.field("ipc", s.ipc).field("simt_efficiency", s.simt_efficiency);
-    j.begin_object("occupancy")
-        .field("theoretical", s.occupancy.theoretical)
-        .field("achieved", s.occupancy.achieved)
-        .field("limiter", timing::limiter_name(s.occupancy.limiter))
-        .field("warps_per_sm", s.occupancy.warps_per_sm)
-        .field("blocks_per_sm", s.occupancy.blocks_per_sm)
-        .field("max_warps", s.occupancy.max_warps)
-        .field("regs_per_warp", s.occupancy.regs_per_warp)
-        .field("shared_per_block", s.occupancy.shared_per_block)
-        .end_object();
-    j.begin_object("stall_reasons");
-    for (int r = 0; r < kNumStallReasons; ++r) j.field(timing::stall_name(r), s.cycles_per_issue(StallReason(r)));
-    j.end_object();
-    j.begin_object("stall_cycles");
-    for (int r = 0; r < kNumStallReasons; ++r) j.field(timing::stall_name(r), s.stall_cycles[r]);
-    j.end_object();
-    j.begin_object("pipes");
-    for (int p = 0; p < isa::kNumPipes; ++p)
-        if (reported(s, p)) j.field(isa::pipe_name(isa::Pipe(p)), s.pipes[p].utilisation);
-    j.end_object();
-    j.begin_object("pipe_instructions");
-    for (int p = 0; p < isa::kNumPipes; ++p)
-        if (reported(s, p)) j.field(isa::pipe_name(isa::Pipe(p)), s.pipes[p].issued);
-    j.end_object();
-    const auto& m = s.memory;
-    uint64_t req = m.global_load.requests + m.global_store.requests + m.global_atomic.requests +
-                   m.local_load.requests + m.local_store.requests + m.tex.requests;
-    uint64_t sec = m.global_load.sectors + m.global_store.sectors + m.global_atomic.sectors + m.local_load.sectors +
-                   m.local_store.sectors + m.tex.sectors;
-    j.begin_object("memory")
-        .field("requests", req)
-        .field("sectors", sec)
-        .field("sectors_per_request", req ? double(sec) / double(req) : 0.0)
-        .field("l1_hit_rate", m.l1_hit_rate())
-        .field("l2_hit_rate", m.l2_hit_rate())
-        .field("dram_bytes", m.dram_read_bytes + m.dram_write_bytes)
-        .field("dram_read_bytes", m.dram_read_bytes)
-        .field("dram_write_bytes", m.dram_write_bytes);
-    auto access = [&](const char* k, const timing::AccessStats& a) {
-        j.begin_object(k).field("requests", a.requests).field("sectors", a.sectors).end_object();
-    };
-    access("global_load", m.global_load);
-    access("global_store", m.global_store);
-    access("global_atomic", m.global_atomic);
-    access("local_load", m.local_load);
-    access("local_store", m.local_store);
-    access("tex", m.tex);
-    j.field("shared_requests", m.shared_load_requests + m.shared_store_requests + m.shared_atomic_requests)
-        .field("shared_wavefronts", m.shared_wavefronts)
-        .field("shared_bank_conflicts", m.shared_bank_conflicts)
-        .field("const_requests", m.const_requests)
-        .field("shuffle_requests", m.shuffle_requests);
-    j.begin_object("units")
-        .field("l1_bytes", uint64_t(m.l1_bytes))
-        .field("shared_carveout_bytes", uint64_t(m.shared_carveout_bytes))
-        .field("xbar_queue_cycles", m.xbar_queue_cycles)
-        .field("l2_queue_cycles", m.l2_queue_cycles)
-        .field("dram_queue_cycles", m.dram_queue_cycles)
-        .field("dram_load_cycles", m.dram_load_cycles)
-        .field("dram_row_misses", m.dram_row_misses)
-        .field("l2_partial_writes", m.l2_partial_writes)
-        .field("dram_rmw_sectors", m.dram_rmw_sectors)
-        .field("atomic_lane_ops", m.atomic_lane_ops)
-        .field("atomic_serial_cycles", m.atomic_serial_cycles)
-        .field("shared_atomic_serial", m.shared_atomic_serial)
-        .field("tex_quads", m.tex_quads)
-        .field("tex_stage_cycles", m.tex_stage_cycles)
-        .end_object();
-    j.end_object();
-    j.begin_object("regfile")
-        .field("operand_reads", s.regfile.operand_reads)
-        .field("reuse_hits", s.regfile.reuse_hits)
-        .field("bank_conflict_cycles", s.regfile.bank_conflict_cycles)
-        .field("bank_hold_cycles", s.regfile.bank_hold_cycles)
-        .end_object();
+    write_report_fields(j, run, s);
     j.begin_array("per_pc");
     for (size_t pc = 0; pc < s.per_pc.size(); ++pc) {
         const auto& ps = s.per_pc[pc];
