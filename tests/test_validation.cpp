@@ -7,6 +7,8 @@
 // hardware value; the seed's stripe pattern exactly (stripes narrower than a warp's 4 x 8 tile
 // cost 2x, others 1x, each within 5%).
 //
+// The block distributor is checked against calib/results/dispatch/calib_h200_dispatch.csv.
+//
 // Leaves out the known gaps (listed with their diagnosis in calib/README.md, "Simulator vs
 // hardware"): FMA->MUFU pairs, sdiv, division with only the dividend on the chain, IMAD and
 // integer add/xor throughput, register-bank-bound IPC (dep3, dep1v), the FFMA divergence and
@@ -150,10 +152,11 @@ TEST_CASE("validation: pointer chases hit L1, L2 and DRAM at the H200's latencie
     }
 }
 
-TEST_CASE("validation: FFMA, MUFU and DFMA throughput per SM match the H200 (5%)", "[validation]") {
+TEST_CASE("validation: FFMA, MUFU, DFMA and IMAD throughput per SM match the H200 (5%)", "[validation]") {
     const auto rows = read_hw();
     const GpuConfig config = h200({"sm.count=1"});
-    for (const char* k : {"thr_ffma", "thr_rsqrt", "thr_ex2", "thr_sin", "thr_dfma"}) {
+    // IMAD at half the FP32 rate: it runs on fma_heavy only (the datapath table).
+    for (const char* k : {"thr_ffma", "thr_rsqrt", "thr_ex2", "thr_sin", "thr_dfma", "thr_imad"}) {
         Trace t(k);
         double ops_per_clk = 64.0 * 1024 / t.per_step(config, "iters", 2, 10);
         INFO(k << ": simulated " << ops_per_clk << " ops/clk/SM");
@@ -261,4 +264,28 @@ TEST_CASE("validation: RTX 4060 seed: stripes narrower than a 4 x 8 warp tile co
     CHECK(cost(2, 31) == Approx(1.0).epsilon(kTol));  // vertical stripes 4 px: one per tile column
     CHECK(cost(31, 2) == Approx(2.0).epsilon(kTol));  // horizontal stripes 4 px
     CHECK(cost(31, 3) == Approx(1.0).epsilon(kTol));  // horizontal stripes 8 px: one per tile row
+}
+
+TEST_CASE("validation: the H200 hands out a block every 0.6 ns; blocks of 1024 threads wait for a slot (5%)", "[validation]") {
+    // Slope of the kernel time between 8448 and 16896 blocks: [CALIB-DISPATCH-2026] blk_empty.
+    std::map<std::string, double> rows;
+    io::CSVReader<5, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>> csv(
+        source("calib/results/dispatch/calib_h200_dispatch.csv"));
+    csv.read_header(io::ignore_extra_column, "kernel", "parameter", "value", "unit", "notes");
+    std::string kernel, param, unit, notes;
+    double value = 0;
+    while (csv.read_row(kernel, param, value, unit, notes)) rows[kernel + "," + param] = value;
+    const GpuConfig config = h200();
+    Trace t("blk_empty");
+    for (uint32_t b : {128u, 1024u}) {
+        double c[2];
+        for (int i = 0; i < 2; ++i) {
+            t.program.launch.grid = {8448u * uint32_t(i + 1), 1, 1};
+            t.program.launch.block = {b, 1, 1};
+            c[i] = t.cycles(config);
+        }
+        const double ns = (c[1] - c[0]) / 8448 / config.clock_mhz * 1e3;
+        INFO("blocks of " << b << " threads: " << ns << " ns per block");
+        CHECK(ns == Approx(hw(rows, "blk_empty", "b" + std::to_string(b) + "_g16896_ns_per_block")).epsilon(kTol));
+    }
 }
