@@ -57,9 +57,13 @@ inline double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// Times `launch()` with a pair of events per repetition; returns the median in ms.
-template <class F>
-double time_ms(F launch, int reps, int warm = 2, std::vector<double>* all = nullptr) {
+// Times `launch()` with a pair of events per repetition; returns the median in ms. `prep()` runs
+// (and is waited for) before each repetition, untimed: e.g. a read that leaves the L2 clean.
+struct NoPrep {
+  void operator()() const {}
+};
+template <class F, class P = NoPrep>
+double time_ms(F launch, int reps, int warm = 2, std::vector<double>* all = nullptr, P prep = {}) {
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
@@ -68,6 +72,8 @@ double time_ms(F launch, int reps, int warm = 2, std::vector<double>* all = null
   CK(cudaDeviceSynchronize());
   std::vector<double> t;
   for (int i = 0; i < reps; ++i) {
+    prep();
+    CK(cudaDeviceSynchronize());
     CK(cudaEventRecord(a));
     launch();
     CK(cudaEventRecord(b));

@@ -68,25 +68,7 @@ __global__ void flush_read(const float4* __restrict__ s, long long n4, float* ou
 // Median over reps of one launch each, after a 256 MB read that leaves the L2 holding only clean lines.
 template <class F>
 double time_clean_ms(F launch, const float4* scratch, long long n4, float* out, int reps, int sms) {
-  std::vector<double> t;
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  for (int r = 0; r < reps; ++r) {
-    flush_read<<<sms * 8, 256>>>(scratch, n4, out);
-    CK(cudaDeviceSynchronize());
-    CK(cudaEventRecord(a));
-    launch();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    CKL();
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
-  return median(t);
+  return time_ms(launch, reps, 0, nullptr, [&] { flush_read<<<sms * 8, 256>>>(scratch, n4, out); });
 }
 
 static void dispatch_rates(int sms, float* out) {
