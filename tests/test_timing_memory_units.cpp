@@ -314,3 +314,20 @@ TEST_CASE("memory units: DRAM latency spreads geometrically around the configure
     const uint64_t a = d2.read(0, 4096, 32, 7), b = d2.read(0, 4096 + 32, 32, 7);
     CHECK(b == a + 0);  // same request: no queueing between its pieces, same spread
 }
+
+TEST_CASE("memory units: an L1TEX request takes a wavefront per distinct line", "[timing][memory]") {
+    // kGather: each warp loads 32 floats 128 B apart (32 lines). With one line per wavefront the
+    // tag stage holds warp 1 (at 16) until warp 0's 32 wavefronts end at 8 + 32 = 40.
+    GpuConfig c = small_config();
+    c.memory.l1_line_per_wavefront = true;
+    Recorder rec;
+    auto r = run(kGather, c, {true, &rec, {}});
+    CHECK(r.stats.memory.l1_wavefronts == 64);
+    CHECK(fadd_cycle(rec, 0) == 508);
+    CHECK(rec.issue_cycles(1, 2).at(0) == 40);  // warp 1's ld issues when the tag stage frees
+    // A coalesced request (4 sectors of one line) still takes one.
+    Recorder one;
+    auto r1 = run(".kernel t\n.grid 1\n.block 32\n.regs 8\n.buffer a f32 64 zero\n"
+                  "mov r0, %tid.x\nld.global r1, [a + r0*4]\nexit\n", c, {true, &one, {}});
+    CHECK(r1.stats.memory.l1_wavefronts == 1);
+}

@@ -15,7 +15,9 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       sectors_per_cycle_(std::max(c.memory.l1_sectors_per_cycle, 1u)),
       cap_(std::max(c.memory.max_outstanding_per_sm, 1u)),
       atomic_ops_per_cycle_(c.memory.atomics.l1_ops_per_cycle),
-      per_address_(c.memory.atomics.same_address_cycles > 0) {
+      per_address_(c.memory.atomics.same_address_cycles > 0),
+      line_per_wavefront_(c.memory.l1_line_per_wavefront),
+      spl_(std::max(1u, l1.line_bytes / std::max(c.memory.sector_bytes, 1u))) {
     std::vector<uint64_t> storage;
     storage.reserve(cap_ + 1);
     outstanding_ = decltype(outstanding_)(std::greater<uint64_t>(), std::move(storage));
@@ -43,7 +45,7 @@ uint64_t L1Tex::track(uint64_t done) {
 uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency) {
     ++kind.requests;
     kind.sectors += s.count;
-    uint64_t start = tag_stage(t, wavefronts(s.count));
+    uint64_t start = tag_stage(t, wavefronts(s));
     uint64_t done = start + hit_latency_;
     for (uint32_t i = 0; i < s.count; ++i) {
         uint64_t fill_time = 0, ready;
@@ -63,7 +65,7 @@ uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_
 uint64_t L1Tex::store(uint64_t t, const SectorList& s, uint64_t partial, AccessStats& kind) {
     ++kind.requests;
     kind.sectors += s.count;
-    uint64_t start = tag_stage(t, wavefronts(s.count));
+    uint64_t start = tag_stage(t, wavefronts(s));
     uint64_t done = start + 1;
     for (uint32_t i = 0; i < s.count; ++i)
         done = std::max(done, l2_.write(sm_, start, s.sector[i], partial >> i & 1));
@@ -78,7 +80,7 @@ uint64_t L1Tex::atomic(uint64_t t, const SectorList& s, const AtomicGroups& g, A
     uint32_t ops = 0;
     for (uint32_t i = 0; i < g.count; ++i) ops += g.lanes[i];
     uint32_t passes = atomic_ops_per_cycle_ ? std::max(1u, (ops + atomic_ops_per_cycle_ - 1) / atomic_ops_per_cycle_)
-                                            : wavefronts(s.count);
+                                            : wavefronts(s);
     uint64_t start = tag_stage(t, passes);
     uint64_t done = start + 1;
     if (!per_address_) {

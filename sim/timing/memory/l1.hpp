@@ -53,8 +53,14 @@ public:
 
 private:
     uint64_t tag_stage(uint64_t t, uint32_t wavefronts);  // returns the start cycle
-    uint32_t wavefronts(uint32_t sectors) const {
-        return std::max(1u, (sectors + sectors_per_cycle_ - 1) / sectors_per_cycle_);
+    // Tag-stage cycles of a request: its sectors at l1_sectors_per_cycle, and at least one cycle
+    // per distinct line with l1_line_per_wavefront (a request to 32 lines takes 32 wavefronts).
+    uint32_t wavefronts(const SectorList& s) const {
+        uint32_t w = std::max(1u, (s.count + sectors_per_cycle_ - 1) / sectors_per_cycle_);
+        if (!line_per_wavefront_ || s.count <= 1) return w;
+        uint32_t lines = 1;
+        for (uint32_t i = 1; i < s.count; ++i) lines += s.sector[i] / spl_ != s.sector[i - 1] / spl_;
+        return std::max(w, lines);
     }
     uint64_t track(uint64_t done);
 
@@ -63,6 +69,8 @@ private:
     MemoryStats& stats_;
     uint32_t sm_, sector_bytes_, hit_latency_, sectors_per_cycle_, cap_, atomic_ops_per_cycle_;
     bool per_address_;  // atomics.same_address_cycles > 0: lanes grouped by address
+    bool line_per_wavefront_;  // memory.l1_line_per_wavefront
+    uint32_t spl_;             // sectors per L1 line
     uint64_t tag_free_ = 0;
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> outstanding_;
 };
