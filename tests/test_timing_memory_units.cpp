@@ -331,3 +331,14 @@ TEST_CASE("memory units: an L1TEX request takes a wavefront per distinct line", 
                   "mov r0, %tid.x\nld.global r1, [a + r0*4]\nexit\n", c, {true, &one, {}});
     CHECK(r1.stats.memory.l1_wavefronts == 1);
 }
+
+TEST_CASE("memory units: a write-back costs more while its channel also serves reads", "[timing][memory]") {
+    GpuConfig c = small_config();  // 64 B per cycle, one channel, load window 1000
+    c.memory.dram.mixed_write_bytes = 64;  // one more cycle per write while reads are around
+    MemoryStats stats;
+    Dram dram(c, stats);
+    CHECK(dram.write(0, 0, 64) == 1);        // no read yet: 1 cycle
+    CHECK(dram.read(10, 4096, 64, 1) == 510);  // the channel now reads
+    CHECK(dram.write(20, 64, 64) == 22);     // 1 + 1 cycles
+    CHECK(dram.write(2000, 128, 64) == 2001);  // the last read is a window ago: plain again
+}

@@ -72,7 +72,7 @@ const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shar
 const KeyList kSlicesKeys = {"count", "sectors_per_cycle"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
 const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "row_miss_bytes", "write_row_miss_bytes",
-                           "write_row_bytes", "rmw_turnaround_bytes", "latency_spread_cycles",
+                           "write_row_bytes", "rmw_turnaround_bytes", "mixed_write_bytes", "latency_spread_cycles",
                            "bank_service_cycles", "load_window_cycles"};
 const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_ops_per_cycle", "l1_ops_per_cycle",
                               "shared_same_address_cycles"};
@@ -239,6 +239,7 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     m.dram.row_miss_bytes = d.number("row_miss_bytes", 0, false, 1u << 16);
     m.dram.write_row_miss_bytes = d.number("write_row_miss_bytes", 0, false, 1u << 16);
     if (d.has("write_row_bytes")) m.dram.write_row_bytes = d.u32("write_row_bytes", 0, 1u << 24);
+    if (d.has("mixed_write_bytes")) m.dram.mixed_write_bytes = d.number("mixed_write_bytes", 0, false, 1u << 16);
     if (d.has("latency_spread_cycles")) m.dram.latency_spread_cycles = d.u32("latency_spread_cycles", 0, 10000);
     if (d.has("rmw_turnaround_bytes"))
         m.dram.rmw_turnaround_bytes = d.number("rmw_turnaround_bytes", 0, false, 1u << 16);

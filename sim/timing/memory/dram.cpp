@@ -25,6 +25,7 @@ Dram::Dram(const GpuConfig& c, MemoryStats& stats)
     row_miss_cycles_ = c.memory.dram.row_miss_bytes * cycles_per_byte_;
     write_row_miss_cycles_ = c.memory.dram.write_row_miss_bytes * cycles_per_byte_;
     turnaround_cycles_ = c.memory.dram.rmw_turnaround_bytes * cycles_per_byte_;
+    mixed_write_cycles_ = c.memory.dram.mixed_write_bytes * cycles_per_byte_;
     write_row_ = std::max<uint64_t>(c.memory.dram.write_row_bytes, interleave_);
     open_.assign(std::max(c.memory.dram.open_chunks, 1u), ~0ull);
     open_write_ = open_;
@@ -70,6 +71,7 @@ uint64_t Dram::spread(uint64_t addr, uint64_t req) const {
 uint64_t Dram::read(uint64_t t, uint64_t addr, uint32_t bytes, uint64_t req) {
     double cost = 0;
     Channel& ch = route(addr, bytes, false, cost);
+    ch.last_read = t + 1;
     uint64_t queue = ch.bus.take(t, req, cost);
     uint64_t wait = load_term(t, cost);  // the mean wait at this load, of which the backlog is part
     uint64_t load = wait > queue ? wait - queue : 0;
@@ -89,6 +91,7 @@ void Dram::read_back(uint64_t t, uint64_t addr, uint32_t bytes, bool turnaround)
 uint64_t Dram::write(uint64_t t, uint64_t addr, uint32_t bytes) {
     double cost = 0;
     Channel& ch = route(addr, bytes, true, cost);
+    if (ch.last_read && t < ch.last_read + uint64_t(window_)) cost += mixed_write_cycles_;
     ch.bus.free_at = std::max(ch.bus.free_at, double(t)) + cost;
     load_term(t, cost);
     return uint64_t(std::ceil(ch.bus.free_at));
