@@ -69,7 +69,7 @@ void Sm::dispatch(uint64_t block_index, uint64_t t, uint64_t start) {
         w.reuse_pc = kNoPc;
         if (!fw.done()) w.operand_ready = w.sb->ready_for(ctx_.code[w.pc], w.operand_why, ctx_.cost[w.pc].handoff);
         else { w.draining = true; w.hold_pc = 0; }
-        ctx_.log.open(w, StallReason::NoInstruction, w.pc, t);
+        ctx_.log.open(w, StallReason::NoInstruction, w.pc, w.launch_ready);  // not counted before its launch
         b.slots.push_back(next_slot);
         if (ctx_.observer) ctx_.observer->on_warp_dispatched(t, w.id);
         sps_[w.id.sub_partition]->add(&w);
