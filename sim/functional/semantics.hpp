@@ -439,8 +439,9 @@ inline uint32_t registers_needed(const isa::Program& p) {
             const char kind = 2 * i < sig.size() ? sig[2 * i] : 'R';
             const uint32_t width = (kind == 'D' || kind == 'E' || kind == 'G') ? 2 : (kind == 'W' || kind == 'X') ? 4 : 1;
             if (o.kind == isa::OperandKind::Reg && o.value + width > need) need = o.value + width;
-            if (o.kind == isa::OperandKind::Mem && o.mem.index_reg >= 0 && uint32_t(o.mem.index_reg) + 1 > need)
-                need = uint32_t(o.mem.index_reg) + 1;
+            const uint32_t mem_width = o.mem.flat ? 2 : 1;
+            if (o.kind == isa::OperandKind::Mem && o.mem.index_reg >= 0 && uint32_t(o.mem.index_reg) + mem_width > need)
+                need = uint32_t(o.mem.index_reg) + mem_width;
         }
     }
     return need;
