@@ -17,6 +17,7 @@ namespace simt::isa::sass {
 namespace {
 
 namespace fs = std::filesystem;
+constexpr uint32_t kDefaultStack = 1024;   // .local bytes per thread of a kernel with a stack, unless the launch says
 
 struct Word {
     std::string text;   // the token as written
@@ -244,7 +245,9 @@ Program import_launch(const std::string& text, const std::string& name, const st
     if (base.code.size() > 1) throw Error(base.code[0].loc, "a .sass launch file holds no instructions: the kernel's code comes from the SASS");
     const Source s = read_source(l, dir);
     const std::map<uint32_t, uint32_t> params = place_params(l, s, base);
-    const uint32_t local = l.has_local ? base.local_bytes : 1024;
+    bool uses_local = false;
+    for (const Inst& in : s.kernel.code) uses_local |= in.opcode.rfind("LDL", 0) == 0 || in.opcode.rfind("STL", 0) == 0;
+    const uint32_t local = l.has_local ? base.local_bytes : uses_local ? kDefaultStack : 0;
     const uint32_t desc = s.info.cbank_base == 0x210 ? 0x208 : 0x118;
     Env env;
     env.cbank = [&](uint32_t off) -> std::string {
@@ -270,7 +273,6 @@ Program import_launch(const std::string& text, const std::string& name, const st
     std::vector<size_t> origin;   // generated line -> SASS instruction (SIZE_MAX: a directive)
     auto directive = [&](const std::string& d) { gen << d << '\n'; origin.push_back(SIZE_MAX); };
     if (!l.has_kernel) directive(".kernel " + s.kernel.name);
-    if (!l.has_regs) directive(".regs " + std::to_string(std::max(low.regs, s.info.regs)));
     if (!l.has_local) directive(".local " + std::to_string(local));
     directive(".uniform sass_stack u32 " + std::to_string(local));
     for (const auto& [off, v] : params) directive(".uniform sass_c" + hex(off) + " u32 " + std::to_string(v));
@@ -285,6 +287,8 @@ Program import_launch(const std::string& text, const std::string& name, const st
         }
         throw;
     }
+    // .regs: what the compiler allocated (the .elf's register count), at least what the lowered code names
+    if (!l.has_regs) p.regs_per_thread = std::max(p.regs_per_thread, s.info.regs);
     for (size_t i = 0; i < p.code.size(); ++i) {
         Instruction& in = p.code[i];
         if (in.loc.file != name || in.loc.line <= l.lines) continue;

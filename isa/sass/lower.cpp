@@ -35,8 +35,8 @@ struct Ctx {
     std::string pred(size_t i);
     std::string reg(size_t i);
     std::string mem(size_t i, bool flat_ok, bool shared = false);
-    std::string tmp() const { return "r" + std::to_string(t.single); }
-    std::string tmp_pair() const { return "r" + std::to_string(t.pair); }
+    bool used_temps = false;
+    std::string tmp() { used_temps = true; return "r" + std::to_string(t.single); }
     std::string tmp_pred() {
         if (t.pred < 0) fail("needs a spare predicate and the kernel uses all of P0..P6");
         return "p" + std::to_string(std::max(t.pred, 0));
@@ -235,7 +235,8 @@ void imad(Ctx& c) {
             lo = c.env.cbank(off), hi = c.env.cbank(off + 4);
             if (lo.empty() || hi.empty()) return c.fail("reads " + add + ", which is not a kernel parameter");
         }
-        const uint32_t t = c.t.pair;
+ const uint32_t t = c.t.pair;
+        c.used_temps = true;
         c.emit("mov r" + std::to_string(t) + ", " + lo);
         c.emit("mov r" + std::to_string(t + 1) + ", " + hi);
         return c.emit(op + d + ", " + a + ", " + b + ", r" + std::to_string(t));
@@ -647,7 +648,7 @@ std::string guard_of(const std::string& g) {
 Lowered lower(const Kernel& k, const Env& env) {
     Lowered out;
     const Temps t = temporaries(k);
-    out.regs = t.single + 1;
+    out.regs = t.pair;   // the kernel's own registers (rounded up to a pair); temporaries add theirs
     std::set<std::string> targets;
     for (const Inst& in : k.code)
         if ((in.opcode.rfind("BRA", 0) == 0 || in.opcode.rfind("CALL", 0) == 0 || in.opcode.rfind("BSSY", 0) == 0) && !in.operands.empty())
@@ -670,6 +671,7 @@ Lowered lower(const Kernel& k, const Env& env) {
             continue;
         }
         for (std::string& s : c.out) out.lines.push_back({std::move(s), i});
+        if (c.used_temps) out.regs = t.single + 1;
     }
     return out;
 }

@@ -1,0 +1,192 @@
+// test_sass_import.cpp: compiled CUDA kernels (tests/sass/*.cu, their committed
+// cuobjdump dumps for sm_80, sm_89, sm_90) imported with .sass, run by both
+// functional interpreters, their buffers compared with a host reference; and the
+// import's errors, located.
+#include "functional_util.hpp"
+#include "isa/sass/lower.hpp"
+#include "isa/sass/reader.hpp"
+#include "sim/functional/reference.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+using simt::test::words;
+using simt::test::floats;
+
+const char* const kArchs[] = {"sm_80", "sm_89", "sm_90"};
+
+// A launch file (its text) for tests/sass/KERNEL.ARCH.sass, assembled as if it lay in tests/sass/.
+simt::isa::Program launch(const std::string& kernel, const std::string& arch, const std::string& body,
+                          const std::string& file = "") {
+    const std::string text = ".sass \"" + (file.empty() ? kernel + "." + arch + ".sass" : file) + "\" " + kernel + "\n" + body;
+    return simt::isa::assemble_text(text, "tests/sass/" + kernel + ".launch.isa", "tests/sass");
+}
+
+// Runs the program through the SIMT executor and the per-thread reference; both memories.
+struct Both {
+    simt::isa::Program p;
+    simt::func::GlobalMemory simt_mem, ref_mem;
+    explicit Both(simt::isa::Program prog) : p(std::move(prog)), simt_mem(p, "tests/sass"), ref_mem(p, "tests/sass") {
+        simt::func::run_functional(p, simt_mem);
+        simt::func::run_reference(p, ref_mem);
+    }
+};
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const simt::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("sass: saxpy imports and computes y = a x + y on sm_80, sm_89, sm_90", "[sass]") {
+    for (const char* arch : kArchs) {
+        INFO(arch);
+        Both b(launch("saxpy_kernel", arch, ".grid 4\n.block 256\n.buffer x f32 1000 random 1\n.buffer y f32 1000 iota\n.param x y 2.0f 1000\n",
+                      std::string("saxpy.") + arch + ".sass"));
+        const std::vector<float> x = floats(b.p, b.simt_mem, "x"), y = floats(b.p, b.simt_mem, "y");
+        for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == std::fmaf(x[i], 2.0f, float(i)));
+        CHECK(words(b.p, b.ref_mem, "y") == words(b.p, b.simt_mem, "y"));
+    }
+}
+
+TEST_CASE("sass: ifelse (divergent if/else) matches the host on every architecture", "[sass]") {
+    for (const char* arch : kArchs) {
+        INFO(arch);
+        Both b(launch("ifelse", arch, ".grid 4\n.block 256\n.buffer in f32 1000 random 3 -4 4\n.buffer out f32 1000 zero\n.param in out 1000\n"));
+        const std::vector<float> in = floats(b.p, b.simt_mem, "in"), out = floats(b.p, b.simt_mem, "out");
+        for (size_t i = 0; i < in.size(); ++i) {
+            const float r = (i & 1) ? std::fmaf(in[i], 3.0f, 1.0f) : std::fmaf(in[i], 0.5f, -2.0f);
+            REQUIRE(out[i] == r + float(i));
+        }
+        CHECK(words(b.p, b.ref_mem, "out") == words(b.p, b.simt_mem, "out"));
+    }
+}
+
+TEST_CASE("sass: loop_trip (per-lane trip counts, a break) matches the host", "[sass]") {
+    for (const char* arch : kArchs) {
+        INFO(arch);
+        Both b(launch("loop_trip", arch, ".grid 4\n.block 256\n.buffer trips i32 1000 random 5 0 40\n.buffer out u32 1000 zero\n.param trips out 1000\n"));
+        const std::vector<uint32_t> trips = words(b.p, b.simt_mem, "trips"), out = words(b.p, b.simt_mem, "out");
+        for (size_t i = 0; i < out.size(); ++i) {
+            uint32_t acc = uint32_t(i);
+            for (int k = 0; k < int(trips[i]); ++k) {
+                acc = acc * 1664525u + 1013904223u;
+                if (acc == 0xdeadbeefu) break;
+            }
+            REQUIRE(out[i] == acc);
+        }
+        CHECK(words(b.p, b.ref_mem, "out") == out);
+    }
+}
+
+TEST_CASE("sass: transpose_shared (shared memory, bar) transposes 64x96", "[sass]") {
+    for (const char* arch : kArchs) {
+        INFO(arch);
+        Both b(launch("transpose_shared", arch,
+                      ".grid 2 3\n.block 32 8\n.shared 4224\n.buffer in f32 6144 random 7\n.buffer out f32 6144 zero\n.param in out 64 96\n"));
+        const std::vector<float> in = floats(b.p, b.simt_mem, "in"), out = floats(b.p, b.simt_mem, "out");
+        for (uint32_t y = 0; y < 96; ++y)
+            for (uint32_t x = 0; x < 64; ++x) REQUIRE(out[x * 96 + y] == in[y * 64 + x]);
+        CHECK(words(b.p, b.ref_mem, "out") == words(b.p, b.simt_mem, "out"));
+    }
+}
+
+TEST_CASE("sass: recurse (CALL/RET, a stack in local memory) computes fib", "[sass]") {
+    auto fib = [](auto& self, uint32_t k) -> uint32_t { return k < 2 ? k : self(self, k - 1) + self(self, k - 2); };
+    for (const char* arch : kArchs) {
+        INFO(arch);
+        Both b(launch("recurse", arch, ".grid 2\n.block 128\n.buffer in u32 200 random 9 0 1000\n.buffer out u32 200 zero\n.param in out 200\n"));
+        const std::vector<uint32_t> in = words(b.p, b.simt_mem, "in"), out = words(b.p, b.simt_mem, "out");
+        for (size_t i = 0; i < out.size(); ++i) REQUIRE(out[i] == fib(fib, in[i] & 7u));
+        CHECK(words(b.p, b.ref_mem, "out") == out);
+    }
+}
+
+TEST_CASE("sass: the parameters sit where the .elf says (0x160 on sm_80/89, 0x210 on sm_90)", "[sass]") {
+    const simt::isa::Program p80 = launch("ifelse", "sm_80", ".grid 1\n.block 32\n.buffer in f32 32 zero\n.buffer out f32 32 zero\n.param in out 32\n");
+    const simt::isa::Program p90 = launch("ifelse", "sm_90", ".grid 1\n.block 32\n.buffer in f32 32 zero\n.buffer out f32 32 zero\n.param in out 32\n");
+    auto uniform = [](const simt::isa::Program& p, const std::string& n) -> int64_t {
+        for (const auto& u : p.uniforms)
+            if (u.name == n) return u.bits;
+        return -1;
+    };
+    CHECK(uniform(p80, "sass_c160") == 0x1000'0000);   // in: the first buffer's flat address
+    CHECK(uniform(p80, "sass_c168") == 0x1000'0100);   // out: 256-byte aligned after it
+    CHECK(uniform(p80, "sass_c170") == 32);
+    CHECK(uniform(p90, "sass_c210") == 0x1000'0000);
+    CHECK(uniform(p90, "sass_c220") == 32);
+}
+
+TEST_CASE("sass: instructions keep their SASS line, text and control bits", "[sass]") {
+    const simt::isa::Program p = launch("saxpy_kernel", "sm_90", ".grid 1\n.block 32\n.buffer x f32 32 zero\n.buffer y f32 32 zero\n.param x y 1.0 32\n",
+                                        "saxpy.sm_90.sass");
+    // /*0010*/ S2R R0, SR_TID.X ; /* 0x000e2e0000002100 */: wait 0, write barrier 0, stall 7, yield 1
+    REQUIRE(p.code.size() > 2);
+    CHECK(p.code[1].loc.str() == "tests/sass/saxpy.sm_90.sass:9:36");
+    CHECK(p.text[1] == "S2R R0, SR_TID.X");
+    const simt::isa::sass::Control c = simt::isa::sass::Control::unpack(p.code[1].sass_ctrl);
+    CHECK(int(c.stall) == 7);
+    CHECK(c.yield);
+    CHECK(int(c.write_bar) == 0);
+    CHECK(int(c.read_bar) == 7);
+    CHECK(int(c.wait) == 0);
+}
+
+TEST_CASE("sass: unsupported opcodes are listed all at once with their lines", "[sass][error]") {
+    const std::string e = error_of([] {
+        launch("reduce_shfl", "sm_89", ".grid 1\n.block 32\n.buffer in i32 32 zero\n.buffer out i32 1 zero\n.param in out 32\n");
+    });
+    CHECK(e.rfind("tests/sass/reduce_shfl.sm_89.sass:59:36: error: 3 SASS instructions of 'reduce_shfl' cannot be simulated", 0) == 0);
+    CHECK(e.find("\n  tests/sass/reduce_shfl.sm_89.sass:59:36: VOTEU.ANY UR4, UPT, PT   (no lowering for VOTEU)") != std::string::npos);
+    CHECK(e.find("\n  tests/sass/reduce_shfl.sm_89.sass:63:36: UFLO.U32 UR4, UR4") != std::string::npos);
+    CHECK(e.find("\n  tests/sass/reduce_shfl.sm_89.sass:65:36: REDUX.SUM UR5, R4") != std::string::npos);
+}
+
+TEST_CASE("sass: --sass-stub runs the listed opcodes as nops", "[sass]") {
+    const std::string path = (std::filesystem::temp_directory_path() / "simt_test_sass_stub.launch.isa").string();
+    std::ofstream(path) << ".sass \"" << std::filesystem::absolute("tests/sass/reduce_shfl.sm_89.sass").string()
+                        << "\" reduce_shfl\n.grid 1\n.block 32\n.buffer in i32 32 zero\n.buffer out i32 1 zero\n.param in out 32\n";
+    CHECK_NOTHROW(simt::isa::assemble_file(path, {"VOTEU=nop", "UFLO=nop", "REDUX.SUM=nop"}));
+    CHECK(error_of([&] { simt::isa::assemble_file(path, {"VOTEU=nop"}); }).find("2 SASS instructions") != std::string::npos);
+    CHECK(error_of([&] { simt::isa::assemble_file(path, {"VOTEU=skip"}); }) == "--sass-stub: error: expected OP=nop, found 'VOTEU=skip'");
+}
+
+TEST_CASE("sass: a .param list of the wrong length or type is located", "[sass][error]") {
+    const std::string head = ".grid 1\n.block 32\n.buffer x f32 32 zero\n.buffer y f32 32 zero\n";
+    CHECK(error_of([&] { launch("saxpy_kernel", "sm_90", head + ".param x y 2.0f\n", "saxpy.sm_90.sass"); }) ==
+          "tests/sass/saxpy_kernel.launch.isa:6:1: error: kernel 'saxpy_kernel' takes 4 parameters, .param lists 3");
+    CHECK(error_of([&] { launch("saxpy_kernel", "sm_90", head + ".param x y x 32\n", "saxpy.sm_90.sass"); })
+              .rfind("tests/sass/saxpy_kernel.launch.isa:6:12: error: parameter 2 of 'saxpy_kernel' is 4 bytes", 0) == 0);
+    CHECK(error_of([&] { launch("saxpy_kernel", "sm_90", head + ".param x z 2.0 32\n", "saxpy.sm_90.sass"); }) ==
+          "tests/sass/saxpy_kernel.launch.isa:6:10: error: unknown buffer 'z' as a kernel parameter; declare it with .buffer");
+    CHECK(error_of([&] { launch("saxpy_kernel", "sm_90", head, "saxpy.sm_90.sass"); }) ==
+          "tests/sass/saxpy_kernel.launch.isa:1:1: error: a .sass launch needs a .param line listing the kernel's parameters in order");
+}
+
+TEST_CASE("sass: a missing kernel, file or binary without cuobjdump is an error", "[sass][error]") {
+    const std::string body = ".grid 1\n.block 32\n.param\n";
+    CHECK(error_of([&] { launch("nosuch", "sm_90", body, "saxpy.sm_90.sass"); }) ==
+          "tests/sass/nosuch.launch.isa:1:26: error: no kernel 'nosuch' in tests/sass/saxpy.sm_90.sass; it has: saxpy_kernel");
+    CHECK(error_of([&] { launch("saxpy_kernel", "sm_90", body, "missing.sass"); }).rfind("tests/sass/saxpy_kernel.launch.isa:1:7: error:", 0) == 0);
+    if (std::system("command -v cuobjdump >/dev/null 2>&1") != 0)
+        CHECK(error_of([&] { launch("saxpy_kernel", "sm_90", body, "saxpy.sm_90.cubin"); }).find("needs cuobjdump on the PATH") != std::string::npos);
+    CHECK(error_of([&] { launch("saxpy_kernel", "sm_90", body + "    mov r0, 1\n", "saxpy.sm_90.sass"); }) ==
+          "tests/sass/saxpy_kernel.launch.isa:5:5: error: a .sass launch file holds no instructions: the kernel's code comes from the SASS");
+}
+
+TEST_CASE("sass: the mapping table lists every lowered opcode once", "[sass]") {
+    const std::string t = simt::isa::sass::markdown_rules();
+    CHECK(t.rfind("| SASS | trace | notes |\n", 0) == 0);
+    CHECK(t.find("| `IMAD` |") != std::string::npos);
+    CHECK(t.find("| `BSSY` | `nop` |") != std::string::npos);
+}
