@@ -7,6 +7,7 @@
 #include "isa/sass/reader.hpp"
 #include "sim/functional/reference.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -142,23 +143,40 @@ TEST_CASE("sass: instructions keep their SASS line, text and control bits", "[sa
     CHECK(int(c.wait) == 0);
 }
 
+TEST_CASE("sass: reduce_shfl (shuffles, VOTEU/UFLO/REDUX warp-aggregated atomic) sums its input", "[sass]") {
+    for (const char* arch : kArchs) {
+        INFO(arch);
+        Both b(launch("reduce_shfl", arch, ".grid 4\n.block 256\n.buffer in i32 1000 random 11 -50 50\n.buffer out i32 1 const 7\n.param in out 1000\n"));
+        const std::vector<uint32_t> in = words(b.p, b.simt_mem, "in");
+        uint32_t sum = 7;
+        for (uint32_t v : in) sum += v;
+        CHECK(words(b.p, b.simt_mem, "out")[0] == sum);
+        CHECK(words(b.p, b.ref_mem, "out")[0] == sum);
+    }
+}
+
 TEST_CASE("sass: unsupported opcodes are listed all at once with their lines", "[sass][error]") {
     const std::string e = error_of([] {
-        launch("reduce_shfl", "sm_89", ".grid 1\n.block 32\n.buffer in i32 32 zero\n.buffer out i32 1 zero\n.param in out 32\n");
+        launch("saxpy_kernel", "sm_90", ".grid 1\n.block 32\n.buffer x f32 32 zero\n.buffer y f32 32 zero\n.param x y 1.0 32\n",
+               "../data/sass_unsupported.sass");
     });
-    CHECK(e.rfind("tests/sass/reduce_shfl.sm_89.sass:59:36: error: 3 SASS instructions of 'reduce_shfl' cannot be simulated", 0) == 0);
-    CHECK(e.find("\n  tests/sass/reduce_shfl.sm_89.sass:59:36: VOTEU.ANY UR4, UPT, PT   (no lowering for VOTEU)") != std::string::npos);
-    CHECK(e.find("\n  tests/sass/reduce_shfl.sm_89.sass:63:36: UFLO.U32 UR4, UR4") != std::string::npos);
-    CHECK(e.find("\n  tests/sass/reduce_shfl.sm_89.sass:65:36: REDUX.SUM UR5, R4") != std::string::npos);
+    CHECK(e == "tests/sass/../data/sass_unsupported.sass:37:36: error: 2 SASS instructions of 'saxpy_kernel' cannot be simulated "
+               "(run them as nops with --sass-stub OP=nop):\n"
+               "  tests/sass/../data/sass_unsupported.sass:37:36: IMAD.X R5, RZ, RZ, R5, P0   (64-bit carry (IMAD.X))\n"
+               "  tests/sass/../data/sass_unsupported.sass:41:36: HMMA.16816.F32 R4, R2, R8, R4   (no lowering for HMMA)");
 }
 
 TEST_CASE("sass: --sass-stub runs the listed opcodes as nops", "[sass]") {
     const std::string path = (std::filesystem::temp_directory_path() / "simt_test_sass_stub.launch.isa").string();
-    std::ofstream(path) << ".sass \"" << std::filesystem::absolute("tests/sass/reduce_shfl.sm_89.sass").string()
-                        << "\" reduce_shfl\n.grid 1\n.block 32\n.buffer in i32 32 zero\n.buffer out i32 1 zero\n.param in out 32\n";
-    CHECK_NOTHROW(simt::isa::assemble_file(path, {"VOTEU=nop", "UFLO=nop", "REDUX.SUM=nop"}));
-    CHECK(error_of([&] { simt::isa::assemble_file(path, {"VOTEU=nop"}); }).find("2 SASS instructions") != std::string::npos);
-    CHECK(error_of([&] { simt::isa::assemble_file(path, {"VOTEU=skip"}); }) == "--sass-stub: error: expected OP=nop, found 'VOTEU=skip'");
+    std::ofstream(path) << ".sass \"" << std::filesystem::absolute("tests/data/sass_unsupported.sass").string()
+                        << "\" saxpy_kernel\n.grid 1\n.block 32\n.buffer x f32 32 zero\n.buffer y f32 32 zero\n.param x y 1.0 32\n";
+    const simt::isa::Program p = simt::isa::assemble_file(path, {"IMAD.X=nop", "HMMA=nop"});
+    const auto at = std::find(p.text.begin(), p.text.end(), "IMAD.X R5, RZ, RZ, R5, P0");
+    REQUIRE(at != p.text.end());
+    CHECK(p.code[size_t(at - p.text.begin())].op == simt::isa::Op::Nop);
+    CHECK(p.code[size_t(at - p.text.begin())].loc.line == 37);
+    CHECK(error_of([&] { simt::isa::assemble_file(path, {"HMMA=nop"}); }).find("1 SASS instruction of") != std::string::npos);
+    CHECK(error_of([&] { simt::isa::assemble_file(path, {"HMMA=skip"}); }) == "--sass-stub: error: expected OP=nop, found 'HMMA=skip'");
 }
 
 TEST_CASE("sass: a .param list of the wrong length or type is located", "[sass][error]") {

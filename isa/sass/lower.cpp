@@ -21,6 +21,7 @@ struct Ctx {
     const Inst& in;
     const Env& env;
     const Temps& t;
+    std::map<std::string, std::string>& alias;   // uniform registers a warp collective wrote, kept in a vector register
     std::vector<std::string> mods;   // opcode split at '.', mods[0] the base
     std::string guard;               // "@p0 " or ""
     std::vector<std::string> out;
@@ -110,6 +111,7 @@ std::string Ctx::value(size_t i, bool fp) {
     }
     std::string v;
     if (s == "RZ" || s == "URZ") v = "0";
+    else if (alias.count(s)) v = alias.at(s);
     else if (is_reg(s) || is_ureg(s)) v = lower_word(s);
     else if (s.rfind("c[", 0) == 0) {
         uint32_t off = 0;
@@ -507,6 +509,27 @@ void branch(Ctx& c) {
     c.emit("bra L_" + c.raw(0));
 }
 
+// VOTEU.ANY, UFLO.U32, REDUX.SUM: the warp-aggregated atomic's collectives. Their uniform result
+// lives in a vector register (the same value in every executing lane) that later reads of the
+// uniform register take, until an ordinary instruction writes that register.
+void warp_uniform(Ctx& c) {
+    if (c.n() < 2 || !is_ureg(c.raw(0))) return c.fail("unexpected form");
+    const std::string& b = c.mods[0];
+    const std::string d = "r" + std::to_string(c.t.single + (b == "REDUX" ? 2 : 1));
+    c.used_temps = true;
+    if (b == "VOTEU") {
+        if (!c.has("ANY") || c.n() != 3 || c.raw(1) != "UPT") return c.fail("this VOTEU form");
+        c.emit("vote.ballot " + d + ", " + c.pred(2));
+    } else if (b == "UFLO") {
+        if (!c.has("U32")) return c.fail("signed UFLO");
+        c.emit("flo " + d + ", " + c.value(1));
+    } else {
+        if (!c.has("SUM") || c.n() != 2) return c.fail("this REDUX operation");
+        c.emit("redux.sum " + d + ", " + c.value(1));
+    }
+    c.alias[c.raw(0)] = d;
+}
+
 void call(Ctx& c) { c.emit("call L_" + c.raw(0)); }
 void ret(Ctx& c) { c.emit("ret"); }
 void exit_(Ctx& c) { c.emit("exit"); }
@@ -582,6 +605,9 @@ constexpr Rule kRules[] = {
     {"ATOMS", "`atom.shared.OP`", "", atomic},
     {"SHFL", "`shfl.down/up/xor/idx`", "the in-range predicate must be `PT`", shfl},
     {"VOTE", "`vote.ballot`, `vote.any/all`", "", vote},
+    {"VOTEU", "`vote.ballot`", "`.ANY UR, UPT, P`: the result in a vector register that reads of UR take", warp_uniform},
+    {"UFLO", "`flo`", "`.U32`, on such a register", warp_uniform},
+    {"REDUX", "`redux.sum`", "`.SUM`, likewise", warp_uniform},
     {"BRA", "`bra`", "`@g BRA Pq, T` adds `pand`", branch},
     {"CALL", "`call`", "", call},
     {"RET", "`ret`", "", ret},
@@ -649,6 +675,7 @@ Lowered lower(const Kernel& k, const Env& env) {
     Lowered out;
     const Temps t = temporaries(k);
     out.regs = t.pair;   // the kernel's own registers (rounded up to a pair); temporaries add theirs
+    std::map<std::string, std::string> alias;
     std::set<std::string> targets;
     for (const Inst& in : k.code)
         if ((in.opcode.rfind("BRA", 0) == 0 || in.opcode.rfind("CALL", 0) == 0 || in.opcode.rfind("BSSY", 0) == 0) && !in.operands.empty())
@@ -658,7 +685,7 @@ Lowered lower(const Kernel& k, const Env& env) {
         char label[16];
         std::snprintf(label, sizeof label, "0x%x", in.addr);
         if (targets.count(label)) out.lines.push_back({std::string("L_") + label + ":", i});
-        Ctx c{in, env, t, split_dots(in.opcode), guard_of(in.guard), {}, {}};
+        Ctx c{in, env, t, alias, split_dots(in.opcode), guard_of(in.guard), {}, {}};
         const Rule* r = find_rule(c.mods[0]);
         auto stub = env.stubs.find(in.opcode);
         if (stub == env.stubs.end()) stub = env.stubs.find(c.mods[0]);
@@ -671,7 +698,9 @@ Lowered lower(const Kernel& k, const Env& env) {
             continue;
         }
         for (std::string& s : c.out) out.lines.push_back({std::move(s), i});
-        if (c.used_temps) out.regs = t.single + 1;
+        if (c.used_temps) out.regs = t.single + 3;
+        if (!in.operands.empty() && is_ureg(in.operands[0]) && c.mods[0] != "VOTEU" && c.mods[0] != "UFLO" && c.mods[0] != "REDUX")
+            alias.erase(in.operands[0]);
     }
     return out;
 }

@@ -42,7 +42,7 @@ struct Unsupported {
 struct Lowered {
     std::vector<Line> lines;
     std::vector<Unsupported> unsupported;
-    uint32_t regs = 0;   // registers the lowered code needs: the kernel's, + 3 when it uses temporaries
+    uint32_t regs = 0;   // registers the lowered code needs: the kernel's, + 5 when it uses temporaries
 };
 
 Lowered lower(const Kernel& k, const Env& env);

@@ -552,8 +552,16 @@ void Executor::execute_lanes(Block& b, Warp& w, const Decoded& d, uint32_t pc, L
     case sem::Kind::Shuffle: {
         const uint32_t* a = lanes(b, w, d.src[0], t0);
         if (a != t0.data()) std::memcpy(t0.data(), a, sizeof t0);   // snapshot: d may be a
-        const uint32_t* x = lanes(b, w, d.src[1], t1);
         uint32_t* r = w.regs.data() + d.dst;
+        if (d.op == Op::ReduxSum) {   // one sum over the executing lanes
+            uint32_t sum = 0;
+            for (uint32_t l = 0; l < 32; ++l)
+                if (lane_on(exec, l)) sum += t0[l];
+            for (uint32_t l = 0; l < 32; ++l)
+                if (lane_on(exec, l)) r[l] = sum;
+            break;
+        }
+        const uint32_t* x = lanes(b, w, d.src[1], t1);
         for (uint32_t l = 0; l < 32; ++l) {
             if (!lane_on(exec, l)) continue;
             const int src = sem::shuffle_source(d.op, l, x[l]);

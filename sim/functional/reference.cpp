@@ -353,7 +353,7 @@ private:
                 q |= uint32_t(pred(th, in.ops[1])) << th.lane;
             } else {
                 a[th.lane] = value(t, in.ops[1]);
-                b[th.lane] = value(t, in.ops[2]);
+                b[th.lane] = in.nops > 2 ? value(t, in.ops[2]) : 0;
             }
         }
         for (uint32_t t = first; t < last; ++t) {
@@ -364,6 +364,13 @@ private:
             case Op::VoteAny:
             case Op::VoteAll: set_pred(th, in.ops[0].value, sem::vote(in.op, exec, q) != 0); break;
             case Op::VoteBallot: reg(t, in.ops[0].value) = sem::vote(in.op, exec, q); break;
+            case Op::ReduxSum: {
+                uint32_t sum = 0;
+                for (uint32_t k = 0; k < 32; ++k)
+                    if ((exec >> k) & 1u) sum += a[k];
+                reg(t, in.ops[0].value) = sum;
+                break;
+            }
             default: {
                 const int src = sem::shuffle_source(in.op, l, b[l]);
                 reg(t, in.ops[0].value) = (src >= 0 && ((exec >> src) & 1u)) ? a[size_t(src)] : a[l];

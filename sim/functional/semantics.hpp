@@ -67,7 +67,7 @@ constexpr Kind kind_of(Op op) {
     case Op::Umov: case Op::Uiadd3: case Op::Uimad: case Op::Ulop3: case Op::Ushl: case Op::Uldc: return Kind::Uniform;
     case Op::Pand: case Op::Por: case Op::Pxor: case Op::Pnot: return Kind::PredLogic;
     case Op::VoteAny: case Op::VoteAll: case Op::VoteBallot: return Kind::Vote;
-    case Op::ShflUp: case Op::ShflDown: case Op::ShflXor: case Op::ShflIdx: return Kind::Shuffle;
+    case Op::ShflUp: case Op::ShflDown: case Op::ShflXor: case Op::ShflIdx: case Op::ReduxSum: return Kind::Shuffle;
     case Op::Dadd: case Op::Dmul: case Op::Dfma: case Op::F2d: case Op::D2f: return Kind::Fp64;
     case Op::Tex: return Kind::Tex;
     case Op::Bra: return Kind::Branch;
