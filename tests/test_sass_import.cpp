@@ -208,3 +208,11 @@ TEST_CASE("sass: the mapping table lists every lowered opcode once", "[sass]") {
     CHECK(t.find("| `IMAD` |") != std::string::npos);
     CHECK(t.find("| `BSSY` | `nop` |") != std::string::npos);
 }
+
+TEST_CASE("isa/README.md embeds the SASS mapping table of isa/sass/lower.cpp", "[sass][docs]") {
+    std::ifstream in(std::string(SIMT_SOURCE_DIR) + "/isa/README.md");
+    REQUIRE(in);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    CHECK(ss.str().find(simt::isa::sass::markdown_rules()) != std::string::npos);
+}
