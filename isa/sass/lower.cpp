@@ -82,7 +82,7 @@ std::string special(const std::string& s) {
     static const std::map<std::string, std::string> m = {
         {"SR_TID.X", "%tid.x"}, {"SR_TID.Y", "%tid.y"}, {"SR_TID.Z", "%tid.z"},
         {"SR_CTAID.X", "%ctaid.x"}, {"SR_CTAID.Y", "%ctaid.y"}, {"SR_CTAID.Z", "%ctaid.z"},
-        {"SR_LANEID", "%laneid"}, {"SR_CgaCtaId", "0"}, {"SR_CLOCKLO", "%clock"}, {"SR_SMID", "%smid"}, {"SR_VIRTID", "%smid"},
+        {"SR_LANEID", "%laneid"}, {"SR_CgaCtaId", "0"}, {"SR_CLOCKLO", "%clock"}, {"SR_SMID", "%smid"}, {"SR_VIRTID", "%smid"}, {"SR_VIRTUALSMID", "%smid"},
     };
     auto it = m.find(s);
     return it == m.end() ? "" : it->second;
@@ -260,10 +260,41 @@ std::vector<size_t> non_pred_operands(const Ctx& c) {
     return keep;
 }
 
+// IADD3 d, a, b, c; a negated register source goes through isub into the temporary (one at most).
 void iadd3(Ctx& c) {
     const auto k = non_pred_operands(c);
     if (k.size() != 4) return c.fail("unexpected form");
-    c.emit("iadd3 " + c.reg(k[0]) + ", " + c.value(k[1]) + ", " + c.value(k[2]) + ", " + c.value(k[3]));
+    std::string v[3];
+    bool negated = false;
+    for (int i = 0; i < 3; ++i) {
+        const std::string r = strip_reuse(c.raw(k[size_t(i) + 1]));
+        if (r.size() > 1 && r[0] == '-' && (is_reg(r.substr(1)) || is_ureg(r.substr(1)))) {
+            if (negated) return c.fail("two negated sources");
+            negated = true;
+            v[i] = c.tmp();
+            c.emit("isub " + v[i] + ", 0, " + lower_word(r.substr(1)));
+        } else {
+            v[i] = c.value(k[size_t(i) + 1]);
+        }
+    }
+    c.emit("iadd3 " + c.reg(k[0]) + ", " + v[0] + ", " + v[1] + ", " + v[2]);
+}
+
+// DADD/DMUL/DFMA on register pairs or fp64 immediates.
+void fp64(Ctx& c) {
+    const std::string m = lower_word(c.mods[0]);
+    const size_t k = m == "dfma" ? 3 : 2;
+    if (c.n() != k + 1 || c.mods.size() > 1) return c.fail("this fp64 form");
+    std::string s = m + " " + c.reg(0);
+    for (size_t i = 1; i <= k; ++i) {
+        const std::string r = strip_reuse(c.raw(i));
+        if (r == "RZ") s += ", 0.0";
+        else if (is_reg(r)) s += ", " + lower_word(r);
+        else if (std::isdigit(static_cast<unsigned char>(r[0])) && r.find("0x") != 0)
+            s += ", " + r + (r.find_first_of(".e") == std::string::npos ? ".0" : "");
+        else return c.fail("the fp64 operand '" + c.raw(i) + "'");
+    }
+    c.emit(s);
 }
 
 void lea(Ctx& c) {
@@ -556,8 +587,11 @@ struct Rule {
 constexpr Rule kRules[] = {
     {"MOV", "`mov`", "", mov},
     {"IMAD", "`imad`, `imad.hi[.u32]`, `imad.wide[.u32]`", "`IMAD.MOV` is `imad d, 0, 0, a` (the FMA-side move keeps its pipe); a constant-pair addend goes through a temporary pair; `IMAD.X` unsupported", imad},
-    {"IADD3", "`iadd3`", "carry predicates dropped", iadd3},
+    {"IADD3", "`iadd3`", "carry predicates dropped; a negated source adds an `isub` from 0", iadd3},
     {"VIADD", "`iadd`", "", viadd},
+    {"DADD", "`dadd`", "pairs or fp64 immediates; no modifiers", fp64},
+    {"DMUL", "`dmul`", "", fp64},
+    {"DFMA", "`dfma`", "", fp64},
     {"LEA", "`lea`, `lea.hi`", "carries dropped; `.SX32` unsupported", lea},
     {"LOP3", "`lop3`", "a predicate destination adds `isetp.ne p, d, 0`", lop3},
     {"SHF", "`shl`, `shr`, `sar`, `lea.hi`", "the funnel shifts by a 32-bit word; `.W` unsupported", shf},
