@@ -216,3 +216,39 @@ TEST_CASE("isa/README.md embeds the SASS mapping table of isa/sass/lower.cpp", "
     ss << in.rdbuf();
     CHECK(ss.str().find(simt::isa::sass::markdown_rules()) != std::string::npos);
 }
+
+TEST_CASE("sass: malformed .sass and .param lines are located", "[sass][error]") {
+    auto err = [](const std::string& text) {
+        return error_of([&] { simt::isa::assemble_text(text, "tests/sass/l.isa", "tests/sass"); });
+    };
+    const std::string tail = ".grid 1\n.block 32\n.buffer x f32 32 zero\n.buffer y f32 32 zero\n";
+    CHECK(err(".sass saxpy.sm_90.sass saxpy_kernel\n" + tail + ".param x y 1.0 32\n") ==
+          "tests/sass/l.isa:1:7: error: expected .sass \"FILE\" KERNEL (a cuobjdump -sass dump or a binary, and the kernel's name)");
+    CHECK(err(".sass \"saxpy.sm_90.sass\" saxpy_kernel\n.sass \"saxpy.sm_90.sass\" saxpy_kernel\n" + tail) ==
+          "tests/sass/l.isa:2:1: error: .sass given twice (first at line 1)");
+    CHECK(err(".sass \"saxpy.sm_90.sass\" saxpy_kernel\n" + tail + ".param x y 1.0q 32\n") ==
+          "tests/sass/l.isa:6:12: error: expected a buffer name or a number as a kernel parameter, found '1.0q'");
+    CHECK(err(".sass \"../data/sass_bad_line.sass\" k\n" + tail + ".param\n") ==
+          "tests/sass/../data/sass_bad_line.sass:4:36: error: malformed SASS line: expected 'OPCODE operands ;'");
+    CHECK(err(".sass \"../data/sass_bad_line.sass\" empty\n" + tail + ".param\n") ==
+          "tests/sass/l.isa:1:36: error: kernel 'empty' in tests/sass/../data/sass_bad_line.sass has no instructions");
+}
+
+TEST_CASE("sass: flat addresses [rN.64 + off] in the trace language", "[sass][assembler]") {
+    const std::string head = ".kernel f\n.grid 1\n.block 32\n.buffer a u32 32 iota 5\n.buffer b u32 32 zero\n";
+    // the address of b[lane] built from a's base (0x10000000) + 256 + 4 * lane
+    simt::test::Run r(head + "    mov r0, %laneid\n    imad.wide.u32 r2, r0, 4, r4\n    iadd r2, r2, 0x10000100\n"
+                             "    ld.global r6, [r2.64 - 256]\n    st.global [r2.64], r6\n    exit\n");
+    const std::vector<uint32_t> b = r.u32("b");
+    for (uint32_t l = 0; l < 32; ++l) REQUIRE(b[l] == 5 + l);
+    CHECK(simt::isa::disassemble(r.program, 3) == "ld.global r6, [r2.64 - 256]");
+    CHECK(r.program.code[3].regs.nsrc == 2);   // the pair r2:r3
+    CHECK(error_of([&] { simt::test::assemble(head + "    ld.shared r1, [r2.64]\n"); }) ==
+          "t.isa:6:20: error: ld.shared cannot take a flat address; only global accesses do");
+    CHECK(error_of([&] { simt::test::assemble(head + "    ld.global r1, [a + r2.64]\n"); }) ==
+          "t.isa:6:24: error: a flat address [rN.64 + offset] takes one register pair and an offset");
+    CHECK(error_of([&] { simt::test::assemble(head + "    ld.global r1, [r254.64]\n"); }) ==
+          "t.isa:6:20: error: register pair 'r254.64' out of range; expected r0.64..r253.64");
+    CHECK(error_of([&] { simt::test::Run bad(head + "    mov r2, 16\n    mov r3, 0\n    ld.global r1, [r2.64]\n    exit\n"); })
+              .rfind("t.isa:8:5: error: out-of-bounds ld.global: lane 0 address 0x10 (4 bytes) is outside any buffer (flat address)", 0) == 0);
+}

@@ -239,18 +239,13 @@ bool has_sass_directive(const std::string& text) {
     return false;
 }
 
-Program import_launch(const std::string& text, const std::string& name, const std::string& dir, const ImportOptions& options) {
-    const LaunchLines l = split_launch(text, name);
-    const Program base = assemble_text(l.rest + "exit\n", name, dir);
-    if (base.code.size() > 1) throw Error(base.code[0].loc, "a .sass launch file holds no instructions: the kernel's code comes from the SASS");
-    const Source s = read_source(l, dir);
-    const std::map<uint32_t, uint32_t> params = place_params(l, s, base);
-    bool uses_local = false;
-    for (const Inst& in : s.kernel.code) uses_local |= in.opcode.rfind("LDL", 0) == 0 || in.opcode.rfind("STL", 0) == 0;
-    const uint32_t local = l.has_local ? base.local_bytes : uses_local ? kDefaultStack : 0;
-    const uint32_t desc = s.info.cbank_base == 0x210 ? 0x208 : 0x118;
+namespace {
+
+// What the lowering reads for c[0x0][...], the stubs, and the sm_90 shared window.
+Env make_env(const Source& s, const std::map<uint32_t, uint32_t>& params, const ImportOptions& options) {
     Env env;
-    env.cbank = [&](uint32_t off) -> std::string {
+    const uint32_t desc = s.info.cbank_base == 0x210 ? 0x208 : 0x118;
+    env.cbank = [&params, desc](uint32_t off) -> std::string {
         static const char* dims[] = {"%ntid.x", "%ntid.y", "%ntid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z"};
         if (off < 0x18 && off % 4 == 0) return dims[off / 4];
         if (off == 0x28) return "$sass_stack";
@@ -267,20 +262,54 @@ Program import_launch(const std::string& text, const std::string& name, const st
     for (const Inst& in : s.kernel.code)
         for (const std::string& o : in.operands)
             if (o == "SR_CgaCtaId") env.shared_base = 0x400;
-    const Lowered low = lower(s.kernel, env);
-    if (!low.unsupported.empty()) report_unsupported(s.kernel, low);
+    return env;
+}
+
+// The trace text appended to the launch file: directives, then the lowered code; `origin` maps
+// each of its lines to the SASS instruction it comes from (SIZE_MAX: a directive).
+std::string generate(const LaunchLines& l, const Source& s, const std::map<uint32_t, uint32_t>& params, uint32_t local,
+                     const Lowered& low, std::vector<size_t>& origin) {
     std::ostringstream gen;
-    std::vector<size_t> origin;   // generated line -> SASS instruction (SIZE_MAX: a directive)
     auto directive = [&](const std::string& d) { gen << d << '\n'; origin.push_back(SIZE_MAX); };
     if (!l.has_kernel) directive(".kernel " + s.kernel.name);
     if (!l.has_local) directive(".local " + std::to_string(local));
     directive(".uniform sass_stack u32 " + std::to_string(local));
     for (const auto& [off, v] : params) directive(".uniform sass_c" + hex(off) + " u32 " + std::to_string(v));
     for (const Line& ln : low.lines) { gen << ln.text << '\n'; origin.push_back(ln.sass); }
+    return gen.str();
+}
+
+// Each generated instruction's location, report text and control bits become its SASS line's.
+void locate_at_sass(Program& p, const LaunchLines& l, const Source& s, const std::vector<size_t>& origin) {
+    for (size_t i = 0; i < p.code.size(); ++i) {
+        Instruction& in = p.code[i];
+        if (in.loc.file != p.path || in.loc.line <= l.lines) continue;
+        const Inst& si = s.kernel.code[origin[in.loc.line - l.lines - 1]];
+        in.loc = si.loc;
+        in.sass_ctrl = si.control.pack();
+        p.text[i] = si.text;
+    }
+}
+
+}  // namespace
+
+Program import_launch(const std::string& text, const std::string& name, const std::string& dir, const ImportOptions& options) {
+    const LaunchLines l = split_launch(text, name);
+    const Program base = assemble_text(l.rest + "exit\n", name, dir);
+    if (base.code.size() > 1) throw Error(base.code[0].loc, "a .sass launch file holds no instructions: the kernel's code comes from the SASS");
+    const Source s = read_source(l, dir);
+    const std::map<uint32_t, uint32_t> params = place_params(l, s, base);
+    bool uses_local = false;
+    for (const Inst& in : s.kernel.code) uses_local |= in.opcode.rfind("LDL", 0) == 0 || in.opcode.rfind("STL", 0) == 0;
+    const uint32_t local = l.has_local ? base.local_bytes : uses_local ? kDefaultStack : 0;
+    const Lowered low = lower(s.kernel, make_env(s, params, options));
+    if (!low.unsupported.empty()) report_unsupported(s.kernel, low);
+    std::vector<size_t> origin;
+    const std::string gen = generate(l, s, params, local, low, origin);
     Program p;
     try {
-        p = assemble_text(l.rest + gen.str(), name, dir);
-    } catch (const Error& e) {
+        p = assemble_text(l.rest + gen, name, dir);
+    } catch (const Error& e) {   // a lowering the assembler rejects: located at its SASS line
         if (e.loc().file == name && e.loc().line > l.lines && origin[e.loc().line - l.lines - 1] != SIZE_MAX) {
             const size_t g = e.loc().line - l.lines - 1;
             throw Error(s.kernel.code[origin[g]].loc, e.message() + " (lowered as `" + low.lines[g - (origin.size() - low.lines.size())].text + "`)");
@@ -289,14 +318,7 @@ Program import_launch(const std::string& text, const std::string& name, const st
     }
     // .regs: what the compiler allocated (the .elf's register count), at least what the lowered code names
     if (!l.has_regs) p.regs_per_thread = std::max(p.regs_per_thread, s.info.regs);
-    for (size_t i = 0; i < p.code.size(); ++i) {
-        Instruction& in = p.code[i];
-        if (in.loc.file != name || in.loc.line <= l.lines) continue;
-        const Inst& si = s.kernel.code[origin[in.loc.line - l.lines - 1]];
-        in.loc = si.loc;
-        in.sass_ctrl = si.control.pack();
-        p.text[i] = si.text;
-    }
+    locate_at_sass(p, l, s, origin);
     return p;
 }
 
