@@ -252,3 +252,17 @@ TEST_CASE("sass: flat addresses [rN.64 + off] in the trace language", "[sass][as
     CHECK(error_of([&] { simt::test::Run bad(head + "    mov r2, 16\n    mov r3, 0\n    ld.global r1, [r2.64]\n    exit\n"); })
               .rfind("t.isa:8:5: error: out-of-bounds ld.global: lane 0 address 0x10 (4 bytes) is outside any buffer (flat address)", 0) == 0);
 }
+
+TEST_CASE("sass: a .param may name a .uniform, which --uniform then changes", "[sass]") {
+    const std::string text = ".sass \"saxpy.sm_90.sass\" saxpy_kernel\n.grid 1\n.block 64\n.uniform a f32 3.0\n.uniform n u32 40\n"
+                             ".buffer x f32 64 iota\n.buffer y f32 64 const 1\n.param x y $a $n\n";
+    simt::isa::Program p = simt::isa::assemble_text(text, "tests/sass/u.isa", "tests/sass");
+    simt::isa::override_uniform(p, "n=50");
+    simt::func::GlobalMemory m(p, "tests/sass");
+    simt::func::run_functional(p, m);
+    const std::vector<float> y = floats(p, m, "y");
+    for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == (i < 50 ? 3.0f * float(i) + 1.0f : 1.0f));
+    CHECK(error_of([] { simt::isa::assemble_text(".sass \"saxpy.sm_90.sass\" saxpy_kernel\n.grid 1\n.block 32\n.buffer x f32 32 zero\n"
+                                                 ".param x x $nope 32\n", "tests/sass/u.isa", "tests/sass"); }) ==
+          "tests/sass/u.isa:5:12: error: unknown uniform '$nope' as a kernel parameter; declare it with .uniform");
+}

@@ -149,11 +149,23 @@ Source read_source(const LaunchLines& l, const std::string& dir) {
 struct ParamValue {
     uint64_t bits = 0;
     uint32_t size = 4;
+    std::string uniform;   // `$name`: the launch file's .uniform (so --uniform / validate can change it)
+};
+
+// The constant-bank words the parameters fill: offset -> value, and the words that read a .uniform.
+struct ParamWords {
+    std::map<uint32_t, uint32_t> words;
+    std::map<uint32_t, std::string> uniforms;
 };
 
 ParamValue parse_param(const Word& w, const Program& base, const std::vector<uint64_t>& bases, const SourceLoc& at) {
     for (size_t b = 0; b < base.buffers.size(); ++b)
-        if (base.buffers[b].name == w.text) return {bases[b], 8};
+        if (base.buffers[b].name == w.text) return {bases[b], 8, ""};
+    if (w.text[0] == '$') {
+        for (const UniformDecl& u : base.uniforms)
+            if (u.name == w.text.substr(1)) return {u.bits, 4, u.name};
+        throw Error(at, "unknown uniform '" + w.text + "' as a kernel parameter; declare it with .uniform");
+    }
     const std::string& t = w.text;
     const bool hex = t.rfind("0x", 0) == 0 || t.rfind("-0x", 0) == 0;
     const bool fp = !hex && (t.find_first_of(".eE") != std::string::npos || (!t.empty() && t.back() == 'f'));
@@ -164,7 +176,7 @@ ParamValue parse_param(const Word& w, const Program& base, const std::vector<uin
         if (body.empty() || *end) throw Error(at, "expected a buffer name or a number as a kernel parameter, found '" + t + "'");
         uint32_t b;
         std::memcpy(&b, &f, 4);
-        return {b, 4};
+        return {b, 4, ""};
     }
     errno = 0;
     const long long v = std::strtoll(t.c_str(), &end, 0);
@@ -173,11 +185,11 @@ ParamValue parse_param(const Word& w, const Program& base, const std::vector<uin
             throw Error(at, "unknown buffer '" + t + "' as a kernel parameter; declare it with .buffer");
         throw Error(at, "expected a buffer name or a number as a kernel parameter, found '" + t + "'");
     }
-    return {uint64_t(v), (v < INT32_MIN || v > UINT32_MAX) ? 8u : 4u};
+    return {uint64_t(v), (v < INT32_MIN || v > UINT32_MAX) ? 8u : 4u, ""};
 }
 
-// The constant-bank words the parameters fill: offset -> value.
-std::map<uint32_t, uint32_t> place_params(const LaunchLines& l, const Source& s, const Program& base) {
+// Where the parameters go in constant bank 0, by the .elf's offsets or the standard layout.
+ParamWords place_params(const LaunchLines& l, const Source& s, const Program& base) {
     const std::vector<uint64_t> bases = buffer_bases(base.buffers);
     if (!l.param_at.line) throw Error(l.sass_at, "a .sass launch needs a .param line listing the kernel's parameters in order");
     std::vector<ParamValue> values;
@@ -195,7 +207,8 @@ std::map<uint32_t, uint32_t> place_params(const LaunchLines& l, const Source& s,
     if (values.size() != slots.size())
         throw Error(l.param_at, "kernel '" + s.kernel.name + "' takes " + std::to_string(slots.size()) + " parameter" +
                                     (slots.size() == 1 ? "" : "s") + ", .param lists " + std::to_string(values.size()));
-    std::map<uint32_t, uint32_t> words;
+    ParamWords out;
+    std::map<uint32_t, uint32_t>& words = out.words;
     for (size_t i = 0; i < values.size(); ++i) {
         const SourceLoc at{l.param_at.file, l.param_at.line, l.param[i + 1].col};
         if (values[i].size > slots[i].size)
@@ -205,8 +218,12 @@ std::map<uint32_t, uint32_t> place_params(const LaunchLines& l, const Source& s,
         const uint32_t off = s.info.cbank_base + slots[i].offset;
         words[off] = uint32_t(values[i].bits);
         if (slots[i].size == 8) words[off + 4] = uint32_t(values[i].bits >> 32);
+        if (!values[i].uniform.empty()) {
+            if (slots[i].size != 4) throw Error(at, "parameter " + std::to_string(i) + " is 8 bytes; a .uniform holds 4");
+            out.uniforms[off] = values[i].uniform;
+        }
     }
-    return words;
+    return out;
 }
 
 std::string hex(uint32_t v) {
@@ -242,7 +259,7 @@ bool has_sass_directive(const std::string& text) {
 namespace {
 
 // What the lowering reads for c[0x0][...], the stubs, and the sm_90 shared window.
-Env make_env(const Source& s, const std::map<uint32_t, uint32_t>& params, const ImportOptions& options) {
+Env make_env(const Source& s, const ParamWords& params, const ImportOptions& options) {
     Env env;
     const uint32_t desc = s.info.cbank_base == 0x210 ? 0x208 : 0x118;
     env.cbank = [&params, desc](uint32_t off) -> std::string {
@@ -250,7 +267,8 @@ Env make_env(const Source& s, const std::map<uint32_t, uint32_t>& params, const 
         if (off < 0x18 && off % 4 == 0) return dims[off / 4];
         if (off == 0x28) return "$sass_stack";
         if (off == desc || off == desc + 4) return "0";   // the global memory descriptor: no meaning here
-        if (params.count(off)) return "$sass_c" + hex(off);
+        if (params.uniforms.count(off)) return "$" + params.uniforms.at(off);
+        if (params.words.count(off)) return "$sass_c" + hex(off);
         return "";
     };
     for (const std::string& st : options.stubs) {
@@ -267,14 +285,15 @@ Env make_env(const Source& s, const std::map<uint32_t, uint32_t>& params, const 
 
 // The trace text appended to the launch file: directives, then the lowered code; `origin` maps
 // each of its lines to the SASS instruction it comes from (SIZE_MAX: a directive).
-std::string generate(const LaunchLines& l, const Source& s, const std::map<uint32_t, uint32_t>& params, uint32_t local,
+std::string generate(const LaunchLines& l, const Source& s, const ParamWords& params, uint32_t local,
                      const Lowered& low, std::vector<size_t>& origin) {
     std::ostringstream gen;
     auto directive = [&](const std::string& d) { gen << d << '\n'; origin.push_back(SIZE_MAX); };
     if (!l.has_kernel) directive(".kernel " + s.kernel.name);
     if (!l.has_local) directive(".local " + std::to_string(local));
     directive(".uniform sass_stack u32 " + std::to_string(local));
-    for (const auto& [off, v] : params) directive(".uniform sass_c" + hex(off) + " u32 " + std::to_string(v));
+    for (const auto& [off, v] : params.words)
+        if (!params.uniforms.count(off)) directive(".uniform sass_c" + hex(off) + " u32 " + std::to_string(v));
     for (const Line& ln : low.lines) { gen << ln.text << '\n'; origin.push_back(ln.sass); }
     return gen.str();
 }
@@ -298,7 +317,7 @@ Program import_launch(const std::string& text, const std::string& name, const st
     const Program base = assemble_text(l.rest + "exit\n", name, dir);
     if (base.code.size() > 1) throw Error(base.code[0].loc, "a .sass launch file holds no instructions: the kernel's code comes from the SASS");
     const Source s = read_source(l, dir);
-    const std::map<uint32_t, uint32_t> params = place_params(l, s, base);
+    const ParamWords params = place_params(l, s, base);
     bool uses_local = false;
     for (const Inst& in : s.kernel.code) uses_local |= in.opcode.rfind("LDL", 0) == 0 || in.opcode.rfind("STL", 0) == 0;
     const uint32_t local = l.has_local ? base.local_bytes : uses_local ? kDefaultStack : 0;
