@@ -134,7 +134,7 @@ TEST_CASE("sass: instructions keep their SASS line, text and control bits", "[sa
     // /*0010*/ S2R R0, SR_TID.X ; /* 0x000e2e0000002100 */: wait 0, write barrier 0, stall 7, yield 1
     REQUIRE(p.code.size() > 2);
     CHECK(p.code[1].loc.str() == "tests/sass/saxpy.sm_90.sass:9:36");
-    CHECK(p.text[1] == "S2R R0, SR_TID.X");
+    CHECK(p.text[1] == "S2R R0, SR_TID.X   // tests/sass/saxpy.cu:3");   // the CUDA line from saxpy.sm_90.nvdisasm
     const simt::isa::sass::Control c = simt::isa::sass::Control::unpack(p.code[1].sass_ctrl);
     CHECK(int(c.stall) == 7);
     CHECK(c.yield);

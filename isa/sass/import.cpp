@@ -141,6 +141,12 @@ Source read_source(const LaunchLines& l, const std::string& dir) {
         if (fs::exists(e)) elf = read_file(e.string(), file_at);
     }
     if (elf.empty() || !read_elf_info(elf, s.kernel.name, s.info)) s.info = KernelInfo{};
+    const fs::path lines = fs::path(path).replace_extension(".nvdisasm");   // nvdisasm -g: the CUDA source lines
+    if (!binary && fs::exists(lines)) {
+        const std::map<uint32_t, std::string> at = read_line_info(read_file(lines.string(), file_at), s.kernel.name);
+        for (Inst& in : s.kernel.code)
+            if (auto it = at.find(in.addr); it != at.end()) in.cuda_line = it->second;
+    }
     if (!s.info.from_elf || s.info.cbank_base == 0) s.info.cbank_base = standard_param_base(s.kernel.arch);
     return s;
 }
@@ -306,7 +312,7 @@ void locate_at_sass(Program& p, const LaunchLines& l, const Source& s, const std
         const Inst& si = s.kernel.code[origin[in.loc.line - l.lines - 1]];
         in.loc = si.loc;
         in.sass_ctrl = si.control.pack();
-        p.text[i] = si.text;
+        p.text[i] = si.cuda_line.empty() ? si.text : si.text + "   // " + si.cuda_line;
     }
 }
 

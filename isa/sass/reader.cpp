@@ -1,6 +1,7 @@
 // reader.cpp: parsing cuobjdump -sass listings (see reader.hpp).
 #include "isa/sass/reader.hpp"
 
+#include <cstdlib>
 #include <sstream>
 
 namespace simt::isa::sass {
@@ -113,6 +114,36 @@ Kernel read_kernel(const std::string& text, const std::string& file, const std::
         throw Error(asked_at, "no kernel '" + name + "' in " + file + (seen.empty() ? " (no 'Function :' listing: is it cuobjdump -sass output?)" : "; it has: " + seen));
     if (k.code.empty()) throw Error(asked_at, "kernel '" + name + "' in " + file + " has no instructions");
     return k;
+}
+
+std::map<uint32_t, std::string> read_line_info(const std::string& text, const std::string& kernel) {
+    std::map<uint32_t, std::string> out;
+    std::istringstream in(text);
+    std::string line, current;
+    bool inside = false;
+    while (std::getline(in, line)) {
+        const std::string t = trim(line);
+        if (t.rfind(".section", 0) == 0) {
+            inside = t.find(".text." + kernel + ",") != std::string::npos;
+            current.clear();
+            continue;
+        }
+        if (!inside) continue;
+        if (t.rfind("//## File \"", 0) == 0) {
+            const size_t q = t.find('"', 11);
+            const size_t l = t.find("line ", q);
+            if (q == std::string::npos || l == std::string::npos) continue;
+            const std::string file = t.substr(11, q - 11);
+            current = file + ":" + std::to_string(std::strtoul(t.c_str() + l + 5, nullptr, 10));
+            continue;
+        }
+        if (t.rfind("/*", 0) == 0 && !current.empty() && t.size() > 2 && t[2] != ' ') {
+            const size_t close = t.find("*/");
+            if (close == std::string::npos) continue;
+            out[uint32_t(std::strtoul(t.c_str() + 2, nullptr, 16))] = current;
+        }
+    }
+    return out;
 }
 
 }  // namespace simt::isa::sass

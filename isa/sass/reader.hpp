@@ -4,6 +4,7 @@
 // instruction: /*ADDR*/ [@guard] OPCODE.MODS operands ; /* word0 */ and the next
 // line's /* word1 */), for sm_70 ... sm_90 (128-bit instructions). Each
 // instruction keeps its file:line, its text and the control bits of word1.
+// read_line_info() reads nvdisasm -g's CUDA source lines of the same code.
 // Left out: the 64-bit encodings of sm_5x/6x (their control words come once
 // per three instructions), nvdisasm's label syntax, reading binaries.
 #pragma once
@@ -11,6 +12,7 @@
 #include "isa/diagnostics.hpp"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,7 @@ struct Inst {
     std::vector<uint32_t> operand_cols; // column of each operand
     std::string text;            // "@P0 ISETP.GE.AND P0, PT, R7, UR4, PT"
     Control control;
+    std::string cuda_line;       // "saxpy.cu:4" from nvdisasm -g, or empty
 };
 
 struct Kernel {
@@ -50,5 +53,9 @@ struct Kernel {
 // The kernel `name` of a cuobjdump -sass listing (`text`, read from `file`).
 // Throws simt::Error when the kernel is absent (naming those present) or a line is malformed.
 Kernel read_kernel(const std::string& text, const std::string& file, const std::string& name, const SourceLoc& asked_at);
+
+// The CUDA source line of each instruction of `kernel` in an `nvdisasm -g` listing (its
+// "//## File "F", line N" comments), by address; empty without line info.
+std::map<uint32_t, std::string> read_line_info(const std::string& text, const std::string& kernel);
 
 }  // namespace simt::isa::sass
