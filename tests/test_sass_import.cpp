@@ -232,6 +232,10 @@ TEST_CASE("sass: malformed .sass and .param lines are located", "[sass][error]")
           "tests/sass/../data/sass_bad_line.sass:4:36: error: malformed SASS line: expected 'OPCODE operands ;'");
     CHECK(err(".sass \"../data/sass_bad_line.sass\" empty\n" + tail + ".param\n") ==
           "tests/sass/l.isa:1:36: error: kernel 'empty' in tests/sass/../data/sass_bad_line.sass has no instructions");
+    CHECK(err(".sass \"../data/sass_bad_line.sass\" badaddr\n" + tail + ".param\n") ==
+          "tests/sass/../data/sass_bad_line.sass:9:9: error: malformed SASS line: expected /*ADDR*/ OPCODE operands ;");
+    CHECK(err(".sass \"../data/sass_bad_line.sass\" guardonly\n" + tail + ".param\n") ==
+          "tests/sass/../data/sass_bad_line.sass:12:32: error: malformed SASS line: a guard and no instruction");
 }
 
 TEST_CASE("sass: flat addresses [rN.64 + off] in the trace language", "[sass][assembler]") {

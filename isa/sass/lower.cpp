@@ -682,7 +682,7 @@ Temps temporaries(const Kernel& k) {
             for (size_t i = 0; i + 1 < o.size(); ++i) {
                 const bool start = i == 0 || !std::isalnum(static_cast<unsigned char>(o[i - 1]));
                 if (!start || !std::isdigit(static_cast<unsigned char>(o[i + 1]))) continue;
-                if (o[i] == 'R') max_reg = std::max<uint32_t>(max_reg, uint32_t(std::stoul(o.substr(i + 1))));
+                if (o[i] == 'R') max_reg = std::max<uint32_t>(max_reg, std::min<uint32_t>(255, uint32_t(std::strtoul(o.c_str() + i + 1, nullptr, 10))));
                 if (o[i] == 'P') preds.insert(o[i + 1] - '0');
             }
         }
@@ -726,7 +726,13 @@ Lowered lower(const Kernel& k, const Env& env) {
         if (stub != env.stubs.end()) c.emit("nop");
         else if (!r) c.fail("no lowering for " + c.mods[0]);
         else if (c.guard == "@!pt ") { c.guard.clear(); c.emit("nop"); }
-        else r->lower(c);
+        else {
+            try {
+                r->lower(c);
+            } catch (const std::logic_error&) {   // an operand number std::stoul cannot read
+                c.fail("a malformed operand");
+            }
+        }
         if (!c.error.empty()) {
             out.unsupported.push_back({i, c.error});
             continue;

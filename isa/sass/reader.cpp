@@ -18,7 +18,11 @@ std::string trim(const std::string& s) {
 bool comment_word(const std::string& line, size_t from, uint64_t& word) {
     const size_t c = line.find("/* 0x", from);
     if (c == std::string::npos) return false;
-    word = std::stoull(line.substr(c + 5, 16), nullptr, 16);
+    try {
+        word = std::stoull(line.substr(c + 5, 16), nullptr, 16);
+    } catch (const std::logic_error&) {
+        return false;
+    }
     return true;
 }
 
@@ -26,7 +30,10 @@ bool comment_word(const std::string& line, size_t from, uint64_t& word) {
 Inst parse_instruction(const std::string& line, size_t slash, const std::string& file, uint32_t lineno) {
     Inst in;
     const size_t close = line.find("*/", slash);
-    in.addr = uint32_t(std::stoul(line.substr(slash + 2, close - slash - 2), nullptr, 16));
+    const std::string addr = close == std::string::npos ? "" : line.substr(slash + 2, close - slash - 2);
+    if (addr.empty() || addr.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+        throw Error(SourceLoc{file, lineno, uint32_t(slash + 1)}, "malformed SASS line: expected /*ADDR*/ OPCODE operands ;");
+    in.addr = uint32_t(std::stoul(addr, nullptr, 16));
     const size_t body_end = line.find("/*", close + 2);
     const std::string raw = line.substr(close + 2, body_end == std::string::npos ? std::string::npos : body_end - close - 2);
     size_t pos = close + 2;
@@ -34,6 +41,7 @@ Inst parse_instruction(const std::string& line, size_t slash, const std::string&
     skip_ws();
     if (line[pos] == '@') {
         const size_t e = line.find_first_of(" \t", pos);
+        if (e == std::string::npos) throw Error(SourceLoc{file, lineno, uint32_t(pos + 1)}, "malformed SASS line: a guard and no instruction");
         in.guard = line.substr(pos + 1, e - pos - 1);
         pos = e;
         skip_ws();
@@ -108,7 +116,11 @@ Kernel read_kernel(const std::string& text, const std::string& file, const std::
             if (!k.code.empty() && comment_word(line, slash, w1)) k.code.back().control = Control::from_word1(w1);
             continue;
         }
-        k.code.push_back(parse_instruction(line, slash, file, lineno));
+        try {
+            k.code.push_back(parse_instruction(line, slash, file, lineno));
+        } catch (const std::logic_error&) {   // a number that is not one (std::stoul)
+            throw Error(SourceLoc{file, lineno, uint32_t(slash + 1)}, "malformed SASS line: expected /*ADDR*/ OPCODE operands ;");
+        }
     }
     if (!found)
         throw Error(asked_at, "no kernel '" + name + "' in " + file + (seen.empty() ? " (no 'Function :' listing: is it cuobjdump -sass output?)" : "; it has: " + seen));
@@ -134,7 +146,7 @@ std::map<uint32_t, std::string> read_line_info(const std::string& text, const st
             const size_t l = t.find("line ", q);
             if (q == std::string::npos || l == std::string::npos) continue;
             const std::string file = t.substr(11, q - 11);
-            current = file + ":" + std::to_string(std::strtoul(t.c_str() + l + 5, nullptr, 10));
+            current = file + ":" + std::to_string(std::strtoul(t.c_str() + l + 5, nullptr, 10));   // strtoul: no throw
             continue;
         }
         if (t.rfind("/*", 0) == 0 && !current.empty() && t.size() > 2 && t[2] != ' ') {
