@@ -700,6 +700,7 @@ std::string guard_of(const std::string& g) {
     const bool neg = g[0] == '!';
     const std::string b = neg ? g.substr(1) : g;
     if (b == "PT") return "@!pt ";   // never: lowered below to a nop
+    if (b.size() != 2 || b[0] != 'P' || b[1] < '0' || b[1] > '6') return "?";   // UP0..: a uniform predicate
     return "@" + std::string(neg ? "!" : "") + "p" + b.substr(1) + " ";
 }
 
@@ -726,6 +727,7 @@ Lowered lower(const Kernel& k, const Env& env) {
         if (stub != env.stubs.end()) c.emit("nop");
         else if (!r) c.fail("no lowering for " + c.mods[0]);
         else if (c.guard == "@!pt ") { c.guard.clear(); c.emit("nop"); }
+        else if (c.guard == "?") c.fail("a uniform-predicate guard @" + in.guard);
         else {
             try {
                 r->lower(c);
