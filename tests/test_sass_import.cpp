@@ -162,7 +162,7 @@ TEST_CASE("sass: unsupported opcodes are listed all at once with their lines", "
     });
     CHECK(e == "tests/sass/../data/sass_unsupported.sass:37:36: error: 2 SASS instructions of 'saxpy_kernel' cannot be simulated "
                "(run them as nops with --sass-stub OP=nop):\n"
-               "  tests/sass/../data/sass_unsupported.sass:37:36: IMAD.X R5, RZ, RZ, R5, P0   (64-bit carry (IMAD.X))\n"
+               "  tests/sass/../data/sass_unsupported.sass:37:36: ISETP.GE.U32.AND.EX P0, PT, R5, RZ, PT, P0   (64-bit compare (.EX))\n"
                "  tests/sass/../data/sass_unsupported.sass:41:36: HMMA.16816.F32 R4, R2, R8, R4   (no lowering for HMMA)");
 }
 
@@ -170,8 +170,8 @@ TEST_CASE("sass: --sass-stub runs the listed opcodes as nops", "[sass]") {
     const std::string path = (std::filesystem::temp_directory_path() / "simt_test_sass_stub.launch.isa").string();
     std::ofstream(path) << ".sass \"" << std::filesystem::absolute("tests/data/sass_unsupported.sass").string()
                         << "\" saxpy_kernel\n.grid 1\n.block 32\n.buffer x f32 32 zero\n.buffer y f32 32 zero\n.param x y 1.0 32\n";
-    const simt::isa::Program p = simt::isa::assemble_file(path, {"IMAD.X=nop", "HMMA=nop"});
-    const auto at = std::find(p.text.begin(), p.text.end(), "IMAD.X R5, RZ, RZ, R5, P0");
+    const simt::isa::Program p = simt::isa::assemble_file(path, {"ISETP.GE.U32.AND.EX=nop", "HMMA=nop"});
+    const auto at = std::find(p.text.begin(), p.text.end(), "ISETP.GE.U32.AND.EX P0, PT, R5, RZ, PT, P0");
     REQUIRE(at != p.text.end());
     CHECK(p.code[size_t(at - p.text.begin())].op == simt::isa::Op::Nop);
     CHECK(p.code[size_t(at - p.text.begin())].loc.line == 37);
@@ -271,4 +271,22 @@ TEST_CASE("sass: a .param may name a .uniform, which --uniform then changes", "[
     CHECK(error_of([] { simt::isa::assemble_text(".sass \"saxpy.sm_90.sass\" saxpy_kernel\n.grid 1\n.block 32\n.buffer x f32 32 zero\n"
                                                  ".param x x $nope 32\n", "tests/sass/u.isa", "tests/sass"); }) ==
           "tests/sass/u.isa:5:12: error: unknown uniform '$nope' as a kernel parameter; declare it with .uniform");
+}
+
+TEST_CASE("sass: IADD3/LEA carry-outs and .X carry-ins are exact where the low word wraps", "[sass]") {
+    const simt::isa::Program prog = launch("carry", "sm_90", ".grid 1\n.block 32\n.buffer out u32 64 zero\n.buffer out2 u32 64 zero\n"
+                                           ".buffer out3 u32 64 zero\n.param 0xfffffff0 0 out out2 out3\n", "../data/sass_carry.sass");
+    Both b(prog);
+    const std::vector<uint32_t> o1 = words(b.p, b.simt_mem, "out"), o2 = words(b.p, b.simt_mem, "out2"), o3 = words(b.p, b.simt_mem, "out3");
+    for (uint32_t t = 0; t < 32; ++t) {
+        INFO("lane " << t);
+        const uint64_t s1 = 0xfffffff0ull + t, s2 = 0xfffffff0ull + 2ull * t;
+        CHECK(o1[2 * t] == uint32_t(s1));
+        CHECK(o1[2 * t + 1] == uint32_t(s1 >> 32));
+        CHECK(o2[2 * t] == uint32_t(s2));
+        CHECK(o2[2 * t + 1] == uint32_t(s2 >> 32));
+        CHECK(o3[2 * t] == 5u - t);
+        CHECK(o3[2 * t + 1] == (t <= 5 ? 1u : 0u));
+    }
+    CHECK(words(b.p, b.ref_mem, "out2") == o2);
 }

@@ -222,8 +222,53 @@ void setp(Ctx& c) {
     c.emit(comb + " " + d + ", " + s + ", " + q);
 }
 
+bool is_pred_word(const std::string& s) {
+    const std::string b = s[0] == '!' ? s.substr(1) : s;
+    return b == "PT" || (b.size() == 2 && b[0] == 'P' && std::isdigit(static_cast<unsigned char>(b[1])));
+}
+
+// The operands of an instruction with carries: d, [carry-outs], values, [carry-ins] (IADD3, LEA, IMAD.X).
+struct CarryForm {
+    size_t dst = 0;
+    std::vector<size_t> outs, values, ins;
+};
+
+CarryForm carry_form(const Ctx& c) {
+    CarryForm f;
+    size_t i = 1;
+    while (i < c.n() && is_pred_word(c.raw(i))) f.outs.push_back(i++);
+    while (i < c.n() && !is_pred_word(c.raw(i))) f.values.push_back(i++);
+    while (i < c.n()) f.ins.push_back(i++);
+    return f;
+}
+
+// Adds the carry-in predicates (operand indices `ins`) to d: `@P iadd d, d, 1` each.
+void carry_in(Ctx& c, const std::string& d, const std::vector<size_t>& ins) {
+    for (size_t i : ins) {
+        const std::string p = c.pred(i);
+        if (p == "!pt") continue;
+        if (p == "pt") { c.emit("iadd " + d + ", " + d + ", 1"); continue; }
+        const std::string saved = c.guard;
+        if (!saved.empty()) {   // guarded: the carry applies where the guard and the carry hold
+            const std::string s = c.tmp_pred();
+            c.emit("pand " + s + ", " + saved.substr(1, saved.size() - 2) + ", " + p);
+            c.guard = "@" + s + " ";
+        } else {
+            c.guard = "@" + p + " ";
+        }
+        c.emit("iadd " + d + ", " + d + ", 1");
+        c.guard = saved;
+    }
+}
+
 void imad(Ctx& c) {
-    if (c.has("X")) return c.fail("64-bit carry (IMAD.X)");
+    if (c.has("X")) {   // IMAD.X d, a, b, c, Pci: the high word of a 64-bit multiply-add chain
+        const CarryForm f = carry_form(c);
+        if (!f.outs.empty() || f.values.size() != 3 || c.has("WIDE") || c.has("HI")) return c.fail("this IMAD.X form");
+        const std::string d = c.reg(0);
+        c.emit("imad " + d + ", " + c.value(f.values[0]) + ", " + c.value(f.values[1]) + ", " + c.value(f.values[2]));
+        return carry_in(c, d, f.ins);
+    }
     if (c.has("WIDE")) {
         const std::string op = c.has("U32") ? "imad.wide.u32 " : "imad.wide ";
         const std::string d = c.reg(0), a = c.value(1), b = c.value(2);
@@ -249,35 +294,47 @@ void imad(Ctx& c) {
     c.emit("imad " + d + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3));
 }
 
-// Drops carry predicates (P0..P6 operands) from an operand list.
-std::vector<size_t> non_pred_operands(const Ctx& c) {
-    std::vector<size_t> keep;
-    for (size_t i = 0; i < c.n(); ++i) {
-        const std::string& s = c.raw(i);
-        const std::string b = s[0] == '!' ? s.substr(1) : s;
-        if (!(b == "PT" || (b.size() == 2 && b[0] == 'P' && std::isdigit(static_cast<unsigned char>(b[1]))))) keep.push_back(i);
-    }
-    return keep;
-}
-
-// IADD3 d, a, b, c; a negated register source goes through isub into the temporary (one at most).
+// IADD3[.X] d, [Pco,] a, b, c[, Pci, Pci]: a negated source goes through isub (one at most); a
+// carry-out (one source 0) is (x + y) <u x, or y >=u x for y - x; carry-ins add 1 each.
 void iadd3(Ctx& c) {
-    const auto k = non_pred_operands(c);
-    if (k.size() != 4) return c.fail("unexpected form");
+    const CarryForm f = carry_form(c);
+    if (f.values.size() != 3 || f.outs.size() > 1 || (!f.outs.empty() && !f.ins.empty())) return c.fail("this carry form");
     std::string v[3];
-    bool negated = false;
+    int negated = -1;
     for (int i = 0; i < 3; ++i) {
-        const std::string r = strip_reuse(c.raw(k[size_t(i) + 1]));
+        const std::string r = strip_reuse(c.raw(f.values[size_t(i)]));
         if (r.size() > 1 && r[0] == '-' && (is_reg(r.substr(1)) || is_ureg(r.substr(1)))) {
-            if (negated) return c.fail("two negated sources");
-            negated = true;
-            v[i] = c.tmp();
-            c.emit("isub " + v[i] + ", 0, " + lower_word(r.substr(1)));
+            if (negated >= 0 || c.has("X")) return c.fail("negated sources in a carry chain");
+            negated = i;
+            v[i] = lower_word(r.substr(1));
         } else {
-            v[i] = c.value(k[size_t(i) + 1]);
+            v[i] = c.value(f.values[size_t(i)]);
         }
     }
-    c.emit("iadd3 " + c.reg(k[0]) + ", " + v[0] + ", " + v[1] + ", " + v[2]);
+    const std::string d = c.reg(0);
+    if (!f.outs.empty()) {
+        std::vector<std::string> rest;   // the two sources other than one zero
+        int zero = -1;
+        for (int i = 0; i < 3; ++i) (zero < 0 && v[i] == "0" && i != negated) ? void(zero = i) : rest.push_back(v[i]);
+        if (zero < 0) return c.fail("a carry-out of three sources");
+        const std::string t = c.tmp(), pc = c.pred(f.outs[0]);
+        if (negated >= 0) {
+            const std::string x = v[negated], y = rest[0] == x ? rest[1] : rest[0];
+            c.emit("isub " + t + ", " + y + ", " + x);
+            c.emit("usetp.ge " + pc + ", " + y + ", " + x);
+        } else {
+            c.emit("iadd3 " + t + ", " + rest[0] + ", " + rest[1] + ", 0");
+            c.emit("usetp.lt " + pc + ", " + t + ", " + rest[0]);
+        }
+        return c.emit("mov " + d + ", " + t);
+    }
+    if (negated >= 0) {
+        const std::string t = c.tmp();
+        c.emit("isub " + t + ", 0, " + v[negated]);
+        v[negated] = t;
+    }
+    c.emit("iadd3 " + d + ", " + v[0] + ", " + v[1] + ", " + v[2]);
+    carry_in(c, d, f.ins);
 }
 
 // DADD/DMUL/DFMA on register pairs or fp64 immediates.
@@ -297,15 +354,33 @@ void fp64(Ctx& c) {
     c.emit(s);
 }
 
+// LEA d, [Pco,] a, b, sh: (a << sh) + b, its carry (a << sh) + b <u (a << sh).
+// LEA.HI[.X][.SX32] d, a, b, [c,] sh[, Pci]: lea.hi (.SX32: c is a's sign word) plus the carry-in.
 void lea(Ctx& c) {
-    const auto k = non_pred_operands(c);
-    if (c.has("SX32")) return c.fail("sign-extended LEA.HI (.SX32)");
+    const CarryForm f = carry_form(c);
+    const std::string d = c.reg(0);
     if (c.has("HI")) {
-        if (k.size() != 5) return c.fail("unexpected form");
-        return c.emit("lea.hi " + c.reg(k[0]) + ", " + c.value(k[1]) + ", " + c.value(k[2]) + ", " + c.value(k[3]) + ", " + c.value(k[4]));
+        if (!f.outs.empty()) return c.fail("a carry-out of LEA.HI");
+        std::string hi;
+        if (c.has("SX32")) {
+            if (f.values.size() != 3) return c.fail("unexpected form");
+            hi = c.tmp();
+            c.emit("sar " + hi + ", " + c.value(f.values[0]) + ", 31");
+            c.emit("lea.hi " + d + ", " + c.value(f.values[0]) + ", " + c.value(f.values[1]) + ", " + hi + ", " + c.value(f.values[2]));
+        } else {
+            if (f.values.size() != 4) return c.fail("unexpected form");
+            c.emit("lea.hi " + d + ", " + c.value(f.values[0]) + ", " + c.value(f.values[1]) + ", " + c.value(f.values[2]) + ", " +
+                   c.value(f.values[3]));
+        }
+        return carry_in(c, d, f.ins);
     }
-    if (k.size() != 4) return c.fail("unexpected form");
-    c.emit("lea " + c.reg(k[0]) + ", " + c.value(k[1]) + ", " + c.value(k[2]) + ", " + c.value(k[3]));
+    if (f.values.size() != 3 || f.outs.size() > 1 || !f.ins.empty()) return c.fail("unexpected form");
+    if (f.outs.empty()) return c.emit("lea " + d + ", " + c.value(f.values[0]) + ", " + c.value(f.values[1]) + ", " + c.value(f.values[2]));
+    const std::string t = c.tmp(), sum = "r" + std::to_string(c.t.pair);
+    c.emit("shl " + t + ", " + c.value(f.values[0]) + ", " + c.value(f.values[2]));
+    c.emit("iadd3 " + sum + ", " + t + ", " + c.value(f.values[1]) + ", 0");
+    c.emit("usetp.lt " + c.pred(f.outs[0]) + ", " + sum + ", " + t);
+    c.emit("mov " + d + ", " + sum);
 }
 
 void lop3(Ctx& c) {
@@ -516,9 +591,9 @@ void uniform_alu(Ctx& c) {
     const std::string& b = c.mods[0];
     if (b == "UMOV") return c.emit("umov " + c.reg(0) + ", " + c.value(1));
     if (b == "UIADD3") {
-        const auto k = non_pred_operands(c);
-        if (c.has("X") || k.size() != 4) return c.fail("64-bit carry (UIADD3.X)");
-        return c.emit("uiadd3 " + c.reg(k[0]) + ", " + c.value(k[1]) + ", " + c.value(k[2]) + ", " + c.value(k[3]));
+        const CarryForm f = carry_form(c);
+        if (c.has("X") || f.values.size() != 3 || !f.outs.empty()) return c.fail("64-bit carry (UIADD3.X)");
+        return c.emit("uiadd3 " + c.reg(0) + ", " + c.value(f.values[0]) + ", " + c.value(f.values[1]) + ", " + c.value(f.values[2]));
     }
     if (b == "UIMAD" && c.mods.size() == 1) return c.emit("uimad " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3));
     if (b == "ULOP3") return c.emit("ulop3 " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3) + ", " + c.value(4));
@@ -586,13 +661,13 @@ struct Rule {
 // The one SASS -> trace table (isa/README.md §7.2 prints it).
 constexpr Rule kRules[] = {
     {"MOV", "`mov`", "", mov},
-    {"IMAD", "`imad`, `imad.hi[.u32]`, `imad.wide[.u32]`", "`IMAD.MOV` is `imad d, 0, 0, a` (the FMA-side move keeps its pipe); a constant-pair addend goes through a temporary pair; `IMAD.X` unsupported", imad},
-    {"IADD3", "`iadd3`", "carry predicates dropped; a negated source adds an `isub` from 0", iadd3},
+    {"IMAD", "`imad`, `imad.hi[.u32]`, `imad.wide[.u32]`", "`IMAD.MOV` is `imad d, 0, 0, a` (the FMA-side move keeps its pipe); a constant-pair addend goes through a temporary pair; `IMAD.X` adds its carry-in", imad},
+    {"IADD3", "`iadd3`", "a carry-out (one source `RZ`) is computed by `usetp` into its predicate; each carry-in of `.X` adds `@P iadd d, d, 1`; a negated source adds an `isub`", iadd3},
     {"VIADD", "`iadd`", "", viadd},
     {"DADD", "`dadd`", "pairs or fp64 immediates; no modifiers", fp64},
     {"DMUL", "`dmul`", "", fp64},
     {"DFMA", "`dfma`", "", fp64},
-    {"LEA", "`lea`, `lea.hi`", "carries dropped; `.SX32` unsupported", lea},
+    {"LEA", "`lea`, `lea.hi`", "a carry-out as IADD3's (`shl`, `iadd3`, `usetp`); `.X` carry-ins likewise; `.SX32` takes `sar` for the high word", lea},
     {"LOP3", "`lop3`", "a predicate destination adds `isetp.ne p, d, 0`", lop3},
     {"SHF", "`shl`, `shr`, `sar`, `lea.hi`", "the funnel shifts by a 32-bit word; `.W` unsupported", shf},
     {"ISETP", "`isetp.CMP`, `usetp.CMP` (+ `pand`/`por`/`pxor`)", "the combining predicate adds one instruction", setp},

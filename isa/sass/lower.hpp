@@ -8,8 +8,9 @@
 // that need a temporary use registers above the kernel's own and a predicate
 // it never names. Every instruction that has no lowering is collected
 // (all of them, not just the first) with the reason.
-// Left out: 64-bit carry chains (LEA/IADD3 carries are dropped: exact while
-// a 32-bit address sum does not wrap, as for every buffer below 4 GiB),
+// 64-bit carry chains (IADD3/LEA carry-outs into a predicate, .X carry-ins)
+// are exact for the forms the compiler emits for address and 64-bit adds.
+// Left out: 64-bit compares (.EX), carry-outs of three nonzero sources,
 // tensor cores, TMA, texture, indirect branches (BRX), 8/16-bit accesses.
 #pragma once
 
