@@ -290,3 +290,13 @@ TEST_CASE("sass: IADD3/LEA carry-outs and .X carry-ins are exact where the low w
     }
     CHECK(words(b.p, b.ref_mem, "out2") == o2);
 }
+
+TEST_CASE("sass: a negated integer source and IABS lower exactly", "[sass]") {
+    Both b(launch("negabs", "sm_90", ".grid 1\n.block 32\n.buffer out i32 64 zero\n.param out\n", "../data/sass_carry.sass"));
+    const std::vector<uint32_t> o = words(b.p, b.simt_mem, "out");
+    for (int t = 0; t < 32; ++t) {
+        CHECK(int32_t(o[size_t(2 * t)]) == 3 * (t - 16) - t);
+        CHECK(int32_t(o[size_t(2 * t + 1)]) == std::abs(t - 16));
+    }
+    CHECK(words(b.p, b.ref_mem, "out") == o);
+}

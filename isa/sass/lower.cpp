@@ -37,6 +37,7 @@ struct Ctx {
     std::string reg(size_t i);
     std::string mem(size_t i, bool flat_ok, bool shared = false);
     bool used_temps = false;
+    bool negated_source = false;   // an integer source -Rx already took the negation temporary
     std::string tmp() { used_temps = true; return "r" + std::to_string(t.single); }
     std::string tmp_pred() {
         if (t.pred < 0) fail("needs a spare predicate and the kernel uses all of P0..P6");
@@ -106,8 +107,15 @@ std::string Ctx::value(size_t i, bool fp) {
     bool abs = s.size() > 2 && s.front() == '|' && s.back() == '|';
     if (abs) s = s.substr(1, s.size() - 2);
     if ((!pre.empty() || abs) && !fp && !(s[0] == '0' || std::isdigit(static_cast<unsigned char>(s[0])))) {
-        fail("a negated or absolute integer operand '" + raw(i) + "'");
-        return "0";
+        if (abs || negated_source || !(is_reg(s) || is_ureg(s))) {
+            fail("a negated or absolute integer operand '" + raw(i) + "'");
+            return "0";
+        }
+        negated_source = true;   // -Rx of an integer instruction: 0 - Rx in its own temporary, first
+        used_temps = true;
+        const std::string t = "r" + std::to_string(this->t.single + 3);
+        out.push_back(guard + "isub " + t + ", 0, " + lower_word(s));
+        return t;
     }
     std::string v;
     if (s == "RZ" || s == "URZ") v = "0";
@@ -556,6 +564,14 @@ void prmt(Ctx& c) {
     c.emit("prmt " + c.reg(0) + ", " + c.value(1) + ", " + c.value(3) + ", " + c.value(2));
 }
 
+// IABS d, a: max(a, 0 - a) (IABS of INT_MIN is INT_MIN, as imax gives).
+void iabs(Ctx& c) {
+    if (c.n() != 2) return c.fail("unexpected form");
+    const std::string a = c.value(1), t = c.tmp();
+    c.emit("isub " + t + ", 0, " + a);
+    c.emit("imax " + c.reg(0) + ", " + a + ", " + t);
+}
+
 void viadd(Ctx& c) { c.emit("iadd " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2)); }
 
 // HFMA2.MMA d, -RZ, RZ, h0, h1: the compiler's way to load a 32-bit constant as two halves.
@@ -664,6 +680,7 @@ constexpr Rule kRules[] = {
     {"IMAD", "`imad`, `imad.hi[.u32]`, `imad.wide[.u32]`", "`IMAD.MOV` is `imad d, 0, 0, a` (the FMA-side move keeps its pipe); a constant-pair addend goes through a temporary pair; `IMAD.X` adds its carry-in", imad},
     {"IADD3", "`iadd3`", "a carry-out (one source `RZ`) is computed by `usetp` into its predicate; each carry-in of `.X` adds `@P iadd d, d, 1`; a negated source adds an `isub`", iadd3},
     {"VIADD", "`iadd`", "", viadd},
+    {"IABS", "`isub` + `imax`", "", iabs},
     {"DADD", "`dadd`", "pairs or fp64 immediates; no modifiers", fp64},
     {"DMUL", "`dmul`", "", fp64},
     {"DFMA", "`dfma`", "", fp64},
@@ -815,7 +832,7 @@ Lowered lower(const Kernel& k, const Env& env) {
             continue;
         }
         for (std::string& s : c.out) out.lines.push_back({std::move(s), i});
-        if (c.used_temps) out.regs = t.single + 3;
+        if (c.used_temps) out.regs = t.single + 4;
         if (!in.operands.empty() && is_ureg(in.operands[0]) && c.mods[0] != "VOTEU" && c.mods[0] != "UFLO" && c.mods[0] != "REDUX")
             alias.erase(in.operands[0]);
     }

@@ -4,7 +4,8 @@
 // (lower.cpp): the trace instruction(s) it becomes and a note; the row's
 // function picks the form by the modifiers (IMAD.WIDE, IMAD.MOV ...). A
 // constant-bank operand c[0x0][X] becomes what Env::cbank says (a kernel
-// parameter's $uniform, %ntid.x, ...); RZ/URZ become 0, PT pt. Sequences
+// parameter's $uniform, %ntid.x, ...); RZ/URZ become 0, PT pt; a negated
+// integer register source is an isub from 0 into a temporary first. Sequences
 // that need a temporary use registers above the kernel's own and a predicate
 // it never names. Every instruction that has no lowering is collected
 // (all of them, not just the first) with the reason.
@@ -43,7 +44,7 @@ struct Unsupported {
 struct Lowered {
     std::vector<Line> lines;
     std::vector<Unsupported> unsupported;
-    uint32_t regs = 0;   // registers the lowered code needs: the kernel's, + 5 when it uses temporaries
+    uint32_t regs = 0;   // registers the lowered code needs: the kernel's, + 6 when it uses temporaries
 };
 
 Lowered lower(const Kernel& k, const Env& env);
