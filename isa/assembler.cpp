@@ -7,6 +7,7 @@
 //   operand   := reg | pred | '!' pred | imm | '%' special | '$' uniform | mem | label
 //   mem       := '[' term {('+' | '-') term} ']'   term := buffer | reg ['*' scale] | imm
 #include "isa/assembler.hpp"
+#include "isa/sass/import.hpp"
 
 #include "isa/limits.hpp"
 
@@ -671,6 +672,17 @@ private:
         return r;
     }
 
+    // Parses "rN.64" (a flat address pair rN:rN+1, N < 254); returns -1 if the token is not one.
+    int flat_index(const Token& t) {
+        const std::string& s = t.text;
+        if (s.size() < 5 || s.compare(s.size() - 3, 3, ".64") != 0) return -1;
+        Token r = t;
+        r.text = s.substr(0, s.size() - 3);
+        const int n = reg_index(r);
+        if (n + 1 >= int(kMaxRegs)) throw Error(loc_of(t), "register pair '" + s + "' out of range; expected r0.64..r253.64");
+        return n;
+    }
+
     // Parses "urN"; returns -1 if the token is not a uniform register name at all.
     int ureg_index(const Token& t) {
         const std::string& s = t.text;
@@ -1027,7 +1039,17 @@ private:
                 if (!v || v->is_float)
                     throw Error(loc_of(t), "expected an integer byte offset, found '" + t.text + "'");
                 offset += sign * v->as_int;
+            } else if (t.kind == Tok::Ident && flat_index(t) >= 0) {
+                if (sign < 0 || o.mem.index_reg >= 0 || o.mem.buffer >= 0)
+                    throw Error(loc_of(t), "a flat address [rN.64 + offset] takes one register pair and an offset");
+                if (op.space != Space::Global)
+                    throw Error(loc_of(t), std::string(op.mnemonic) + " cannot take a flat address; only global accesses do");
+                int r = flat_index(t);
+                note_reg(r, 2);
+                o.mem.index_reg = int16_t(r);
+                o.mem.flat = true;
             } else if (t.kind == Tok::Ident && reg_index(t) >= 0) {
+                if (o.mem.flat) throw Error(loc_of(t), "a flat address [rN.64 + offset] takes no other register");
                 if (sign < 0) throw Error(loc_of(t), "a register in a memory operand cannot be subtracted");
                 if (o.mem.index_reg >= 0) throw Error(loc_of(t), "at most one register in a memory operand");
                 int r = reg_index(t);
@@ -1054,7 +1076,7 @@ private:
             throw Error(at, "memory offset out of 32-bit range");
         o.mem.offset = int32_t(offset);
         bool needs_buffer = op.space == Space::Global || op.space == Space::Const;
-        if (needs_buffer && o.mem.buffer < 0)
+        if (needs_buffer && o.mem.buffer < 0 && !o.mem.flat)
             throw Error(at, std::string(op.mnemonic) + " needs a buffer in its address, e.g. [data + r1*4]");
         if (!needs_buffer && o.mem.buffer >= 0)
             throw Error(at, std::string(op.mnemonic) + " addresses " +
@@ -1170,7 +1192,10 @@ private:
                     if (o.kind == OperandKind::Reg) { src(uint16_t(o.value)); src(uint16_t(o.value + 1)); }
                     break;
                 case 'Q': if (o.value != kPredTrue) src(uint16_t(kPredRegBase + o.value)); break;
-                case 'M': if (o.mem.index_reg >= 0) src(uint16_t(o.mem.index_reg)); break;
+                case 'M':
+                    if (o.mem.index_reg >= 0) src(uint16_t(o.mem.index_reg));
+                    if (o.mem.flat) src(uint16_t(o.mem.index_reg + 1));
+                    break;
                 default: break;
             }
         }
@@ -1181,6 +1206,7 @@ private:
 }  // namespace
 
 Program assemble_text(const std::string& text, const std::string& name, const std::string& dir) {
+    if (sass::has_sass_directive(text)) return sass::import_launch(text, name, dir, {});
     Assembler a;
     return a.run(text, name, dir);
 }
@@ -1238,9 +1264,14 @@ void override_launch(Program& program, const LaunchOverrides& o) {
     if (!o.regs.empty()) Assembler::apply_directive(program, ".regs " + o.regs, "--regs " + o.regs);
 }
 
-Program assemble_file(const std::string& path) {
+Program assemble_file(const std::string& path) { return assemble_file(path, {}); }
+
+Program assemble_file(const std::string& path, const std::vector<std::string>& sass_stubs) {
     const std::string text = read_text_file(path, "trace file", kMaxTraceFileBytes);
-    return assemble_text(text, path, fs::path(path).parent_path().string());
+    const std::string dir = fs::path(path).parent_path().string();
+    if (sass::has_sass_directive(text)) return sass::import_launch(text, path, dir, {sass_stubs});
+    if (!sass_stubs.empty()) throw Error(SourceLoc{"--sass-stub", 0, 0}, "applies to a launch file with a .sass directive; " + path + " has none");
+    return assemble_text(text, path, dir);
 }
 
 }  // namespace simt::isa

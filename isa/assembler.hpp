@@ -10,10 +10,14 @@
 #include "isa/isa.hpp"
 
 #include <string>
+#include <vector>
 
 namespace simt::isa {
 
 Program assemble_file(const std::string& path);
+// A launch file with a `.sass` directive imports a compiled kernel (isa/sass/import.hpp);
+// `sass_stubs` ("OP=nop", --sass-stub) runs those SASS opcodes as nops.
+Program assemble_file(const std::string& path, const std::vector<std::string>& sass_stubs);
 // `name` stands for the file in error messages; .include paths resolve against `dir`.
 Program assemble_text(const std::string& text, const std::string& name, const std::string& dir = ".");
 

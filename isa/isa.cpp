@@ -129,7 +129,7 @@ void print_plain(std::ostream& os, const Program& p, const Operand& o) {
             bool first = true;
             if (o.mem.buffer >= 0) { os << p.buffers[o.mem.buffer].name; first = false; }
             if (o.mem.index_reg >= 0) {
-                os << (first ? "" : " + ") << 'r' << o.mem.index_reg;
+                os << (first ? "" : " + ") << 'r' << o.mem.index_reg << (o.mem.flat ? ".64" : "");
                 if (o.mem.scale != 1) os << '*' << int(o.mem.scale);
                 first = false;
             }
@@ -168,6 +168,16 @@ std::string disassemble(const Program& p, uint32_t pc) {
         print_operand(os, p, in.ops[i]);
     }
     return os.str();
+}
+
+std::vector<uint64_t> buffer_bases(const std::vector<BufferDecl>& buffers) {
+    std::vector<uint64_t> bases;
+    uint64_t next = kGlobalBase;
+    for (const BufferDecl& b : buffers) {
+        bases.push_back(next);
+        next += std::max<uint64_t>((b.bytes() + 255) / 256 * 256, 256);
+    }
+    return bases;
 }
 
 }  // namespace simt::isa

@@ -99,6 +99,8 @@ struct MemRef {
     int16_t index_reg = -1;
     uint8_t scale = 1;     // 1, 2, 4, 8 or 16
     int32_t offset = 0;    // bytes
+    bool flat = false;     // [rN.64 + offset]: rN:rN+1 holds a 64-bit address in the flat global
+                           // space every buffer lives in (SASS's [R2.64]); buffer stays -1
 };
 
 struct Operand {
@@ -134,6 +136,7 @@ struct Instruction {
     std::array<Operand, 5> ops{};
     RegUse regs;                // derived by the assembler from ops and guard
     SourceLoc loc;              // where the instruction was written
+    uint32_t sass_ctrl = 0;     // imported SASS: the compiler's control bits (sass::Control::pack), else 0
 };
 
 enum class ElemType : uint8_t { U32, I32, F32, F64 };
@@ -196,6 +199,11 @@ struct Program {
     uint64_t num_blocks() const;
     uint32_t threads_per_block() const;
 };
+
+// Where each buffer starts in the flat global space: the first at kGlobalBase,
+// each 256-byte aligned (as cudaMalloc), in declaration order.
+constexpr uint64_t kGlobalBase = 0x1000'0000ull;
+std::vector<uint64_t> buffer_bases(const std::vector<BufferDecl>& buffers);
 
 // The textual form of one instruction (the disassembler), e.g. "@!p0 iadd r1, r2, 4".
 std::string disassemble(const Program& p, uint32_t pc);

@@ -151,7 +151,13 @@ struct Context {
     const GpuConfig& h200() const { return cfg.full; }
     const GpuConfig& one_sm() const { return cfg.one_sm; }
     const GpuConfig& one_sm_dram() const { return cfg.one_sm_dram; }
-    std::string trace(const std::string& name) const { return root + "/calib/traces/" + name + ".isa"; }
+    bool sass = false;                 // prefer the imported SASS (calib/sass/NAME.launch.isa) to the twin
+    std::string trace(const std::string& name) const {
+        const std::string imported = root + "/calib/sass/" + name + ".launch.isa";
+        std::error_code ec;
+        if (sass && std::filesystem::is_regular_file(imported, ec)) return imported;
+        return root + "/calib/traces/" + name + ".isa";
+    }
     // Does the CSV hold any row of this kernel? (Groups skip the twins of absent kernels.)
     bool wants(const std::string& kernel) const { return hw.has_kernel(kernel); }
     // Adds the row kernel.param with the measured value, or lists it as missing.

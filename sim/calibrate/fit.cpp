@@ -188,7 +188,7 @@ std::vector<FitParam> default_fit_params() {
 // Groups are independent simulations: each runs in its own thread with its own context, and
 // the rows are joined in group order, so the result is the same for any number of cores.
 std::vector<Row> evaluate(const std::string& root, const Measurements& m, const std::string& base_path,
-                          const Uniforms& sets, const std::vector<std::string>& groups) {
+                          const Uniforms& sets, const std::vector<std::string>& groups, bool sass) {
     check_group_names(groups);
     const Configs cfg = Configs::load(base_path, sets);
     std::vector<std::string> names;
@@ -201,6 +201,7 @@ std::vector<Row> evaluate(const std::string& root, const Measurements& m, const 
     auto work = [&](size_t i) {
         try {
             ctx[i].root = root;
+            ctx[i].sass = sass;
             ctx[i].hw = m;
             ctx[i].cfg = cfg;
             ctx[i].verbose = false;

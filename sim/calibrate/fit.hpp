@@ -60,9 +60,10 @@ struct FitResult {
 FitResult fit(const std::string& root, const Measurements& m, const std::string& base_path, const Uniforms& sets,
               const std::vector<FitParam>& params, const FitOptions& options);
 
-// Rows of the named groups on a config (for before/after tables).
+// Rows of the named groups on a config (for before/after tables). `sass`: run the imported SASS of a
+// kernel (calib/sass/KERNEL.launch.isa) in place of its hand twin where one exists.
 std::vector<Row> evaluate(const std::string& root, const Measurements& m, const std::string& base_path,
-                          const Uniforms& sets, const std::vector<std::string>& groups);
+                          const Uniforms& sets, const std::vector<std::string>& groups, bool sass = false);
 
 // RMS of log(sim / hw) over rows, in %: 100 * sqrt(mean(log(sim/hw)^2)).
 double rms_log_error_pct(const std::vector<Row>& rows);

@@ -46,6 +46,7 @@ options)";
 
 struct CalOptions {
     std::string base, out, root = ".", date;
+    bool sass = false;
     std::vector<std::string> csvs, groups, only_fit;
     bool dry_run = false, no_fit = false;
     int folds = 3, budget = 12;
@@ -63,6 +64,7 @@ bool parse(int argc, char** argv, CalOptions& o) {
         ("budget", po::value(&o.budget)->default_value(12), "simulated values per numeric parameter and fit")
         ("table", po::value(&o.groups)->composing(),
          "comparison set or group for the before/after table (repeatable; default: base)")
+        ("sass", po::bool_switch(&o.sass), "in the table, run each kernel's imported SASS (calib/sass/KERNEL.launch.isa) in place of its hand twin where one exists")
         ("root", po::value(&o.root)->default_value("."), "the repository root (calib/traces/ holds the twins)")
         ("date", po::value(&o.date), "the date written in the header (default: today, UTC)");
     po::options_description hidden;
@@ -170,7 +172,7 @@ int run_calibrate(const CalOptions& o) {
         print_fit(f);
         all.insert(all.end(), f.settings.begin(), f.settings.end());
     }
-    print_table(evaluate(o.root, m, o.base, {}, o.groups), evaluate(o.root, m, o.base, as_sets(all), o.groups));
+    print_table(evaluate(o.root, m, o.base, {}, o.groups, o.sass), evaluate(o.root, m, o.base, as_sets(all), o.groups, o.sass));
     warn_unused(o.root, m);
     if (o.dry_run) return 0;
 

@@ -74,6 +74,7 @@ struct Options {
     std::string config_path, trace_path;
     std::vector<std::string> overrides;
     std::vector<std::string> uniforms;
+    std::vector<std::string> sass_stubs;
     std::string json_path, csv_path, timeline_path, dump_path;
     std::string trace_json_path, profile_dir, compare_path;
     bool functional = false;
@@ -114,6 +115,8 @@ bool parse_args(int argc, char** argv, Options& o) {
         ("block", po::value(&o.launch.block), "override the trace's .block: X[,Y,Z] threads per block")
         ("fragment", po::value(&o.launch.fragment), "override the trace's launch with a fragment launch of WxH pixels")
         ("shared", po::value(&o.launch.shared), "override the trace's .shared: BYTES of shared memory per block")
+        ("sass-stub", po::value(&o.sass_stubs)->composing(),
+         "in a .sass launch, run the SASS opcode OP as a nop: --sass-stub OP=nop (repeatable; OP as IMAD or IMAD.X)")
         ("regs", po::value(&o.launch.regs), "override the trace's .regs: N registers per thread (1..255)")
         ("policy", po::value<std::string>(), "scheduler policy: lrr, gto, gty, gtb or two_level (same as --set scheduler.policy=...)")
         ("json", po::value(&o.json_path), "write the report as JSON to FILE ('-' for stdout, which replaces the text report)")
@@ -259,7 +262,7 @@ int run(const Options& o) {
     simt::GpuConfig config = simt::load_config(o.config_path, o.overrides);
     if (!o.max_instructions.empty()) config.max_warp_instructions = budget("--max-instructions", o.max_instructions);
     if (!o.max_cycles.empty()) config.max_cycles = budget("--max-cycles", o.max_cycles);
-    simt::isa::Program program = simt::isa::assemble_file(o.trace_path);
+    simt::isa::Program program = simt::isa::assemble_file(o.trace_path, o.sass_stubs);
     for (const auto& u : o.uniforms) simt::isa::override_uniform(program, u);
     if (o.launch.any()) simt::isa::override_launch(program, o.launch);
     const simt::report::TimelineFilter filter = timeline_filter(o);

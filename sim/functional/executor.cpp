@@ -552,8 +552,16 @@ void Executor::execute_lanes(Block& b, Warp& w, const Decoded& d, uint32_t pc, L
     case sem::Kind::Shuffle: {
         const uint32_t* a = lanes(b, w, d.src[0], t0);
         if (a != t0.data()) std::memcpy(t0.data(), a, sizeof t0);   // snapshot: d may be a
-        const uint32_t* x = lanes(b, w, d.src[1], t1);
         uint32_t* r = w.regs.data() + d.dst;
+        if (d.op == Op::ReduxSum) {   // one sum over the executing lanes
+            uint32_t sum = 0;
+            for (uint32_t l = 0; l < 32; ++l)
+                if (lane_on(exec, l)) sum += t0[l];
+            for (uint32_t l = 0; l < 32; ++l)
+                if (lane_on(exec, l)) r[l] = sum;
+            break;
+        }
+        const uint32_t* x = lanes(b, w, d.src[1], t1);
         for (uint32_t l = 0; l < 32; ++l) {
             if (!lane_on(exec, l)) continue;
             const int src = sem::shuffle_source(d.op, l, x[l]);
@@ -672,51 +680,85 @@ void Executor::memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneM
     const bool atomic = info.access == isa::Access::Atomic;
     const isa::MemRef& m = in.ops[store ? 0 : atomic ? sem::atom_operands(in.op).mem : 1].mem;
     const uint32_t bytes = info.bytes;
+    if (m.flat) {
+        flat_memory_lanes(b, w, in, exec, out);
+        return;
+    }
     const Window win = window(b, info.space, m.buffer);
     const bool local = info.space == isa::Space::Local;
     const uint64_t local_words = (uint64_t(program_.local_bytes) + 3) / 4;
-    std::array<int64_t, 32> at{};   // address relative to win.data
+    std::array<uint8_t*, 32> at{};   // each lane's bytes
     for (uint32_t l = 0; l < 32; ++l) {
         out.addr[l] = 0;
         if (!lane_on(exec, l)) continue;
         const int64_t addr = win.base + sem::mem_offset(m, m.index_reg >= 0 ? w.reg(uint32_t(m.index_reg), l) : 0);
         if (!sem::access_ok(addr, bytes, win.base, win.size)) sem::access_fault(in, l, addr, bytes, region(info.space, m.buffer));
-        at[l] = addr - win.base;
+        at[l] = win.data + (addr - win.base);
         if (local) {
             const uint64_t off = uint64_t(addr);
-            at[l] += int64_t((uint64_t(w.warp_in_block) * 32 + l) * program_.local_bytes);
+            at[l] += (uint64_t(w.warp_in_block) * 32 + l) * program_.local_bytes;
             out.addr[l] = kLocalBase + ((w.global_id * local_words + off / 4) * 32 + l) * 4 + off % 4;
         } else {
             out.addr[l] = uint64_t(addr);
         }
     }
+    lane_data(b, w, in, exec, at);
+}
+
+// A global access through a flat address [rN.64 + offset]: each lane finds the
+// buffer holding its address (SASS's LDG/STG/RED through a 64-bit pointer).
+void Executor::flat_memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out) {
+    const isa::OpInfo& info = isa::info(in.op);
+    const bool store = info.access == isa::Access::Store;
+    const isa::MemRef& m = in.ops[store ? 0 : info.access == isa::Access::Atomic ? sem::atom_operands(in.op).mem : 1].mem;
+    std::array<uint8_t*, 32> at{};
+    for (uint32_t l = 0; l < 32; ++l) {
+        out.addr[l] = 0;
+        if (!lane_on(exec, l)) continue;
+        const uint64_t pair = sem::pair(w.reg(uint32_t(m.index_reg), l), w.reg(uint32_t(m.index_reg) + 1, l));
+        const int64_t addr = int64_t(pair + uint64_t(int64_t(m.offset)));
+        const int buf = memory_.find(uint64_t(addr), info.bytes);
+        if (buf < 0) sem::access_fault(in, l, addr, info.bytes, sem::Region{"any buffer (flat address)", 0, 0});
+        const Window win = window(b, isa::Space::Global, buf);
+        if (!sem::access_ok(addr, info.bytes, win.base, win.size)) sem::access_fault(in, l, addr, info.bytes, region(info.space, buf));
+        at[l] = win.data + (addr - win.base);
+        out.addr[l] = uint64_t(addr);
+    }
+    lane_data(b, w, in, exec, at);
+}
+
+// Loads, stores and atomics of the exec lanes at their bytes `at`.
+void Executor::lane_data(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, const std::array<uint8_t*, 32>& at) {
+    const isa::OpInfo& info = isa::info(in.op);
+    const bool store = info.access == isa::Access::Store;
+    const uint32_t bytes = info.bytes;
     const uint32_t words = bytes / 4;
     if (info.access == isa::Access::Load) {
         const uint32_t d = in.ops[0].value;
         for (uint32_t l = 0; l < 32; ++l)
             if (lane_on(exec, l))
-                for (uint32_t k = 0; k < words; ++k) std::memcpy(&w.reg(d + k, l), win.data + at[l] + 4 * k, 4);
+                for (uint32_t k = 0; k < words; ++k) std::memcpy(&w.reg(d + k, l), at[l] + 4 * k, 4);
     } else if (store) {
         if (words == 1) {
             Lanes t;
             const uint32_t* v = lanes(b, w, in.ops[1], t);
             for (uint32_t l = 0; l < 32; ++l)
-                if (lane_on(exec, l)) std::memcpy(win.data + at[l], &v[l], 4);
+                if (lane_on(exec, l)) std::memcpy(at[l], &v[l], 4);
         } else {
             const uint32_t s = in.ops[1].value;
             for (uint32_t l = 0; l < 32; ++l)
                 if (lane_on(exec, l))
-                    for (uint32_t k = 0; k < words; ++k) std::memcpy(win.data + at[l] + 4 * k, &w.reg(s + k, l), 4);
+                    for (uint32_t k = 0; k < words; ++k) std::memcpy(at[l] + 4 * k, &w.reg(s + k, l), 4);
         }
     } else {
-        atomic_lanes(b, w, in, exec, win.data, at);
+        atomic_lanes(b, w, in, exec, at);
     }
 }
 
 // An atom.* or red.* over the exec lanes, lane by lane in lane order; `at` is
-// each lane's byte offset from `base`.
-void Executor::atomic_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, uint8_t* base,
-                            const std::array<int64_t, 32>& at) {
+// each lane's word.
+void Executor::atomic_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec,
+                            const std::array<uint8_t*, 32>& at) {
     const sem::AtomOperands ao = sem::atom_operands(in.op);
     Lanes tb, tc;
     const uint32_t* v = lanes(b, w, in.ops[ao.b], tb);
@@ -725,9 +767,9 @@ void Executor::atomic_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneM
     for (uint32_t l = 0; l < 32; ++l) {
         if (!lane_on(exec, l)) continue;
         uint32_t old;
-        std::memcpy(&old, base + at[l], 4);
+        std::memcpy(&old, at[l], 4);
         const uint32_t next = sem::atomic(in.op, old, v[l], c[l]);
-        std::memcpy(base + at[l], &next, 4);
+        std::memcpy(at[l], &next, 4);
         if (ao.has_dst) w.reg(d, l) = old;
     }
 }

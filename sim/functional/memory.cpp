@@ -188,12 +188,10 @@ void init_buffer(const BufferDecl& b, const std::string& dir, std::vector<uint8_
 }  // namespace
 
 GlobalMemory::GlobalMemory(const isa::Program& program, const std::string& trace_dir) : program_(program) {
-    uint64_t next = kGlobalBase;
+    bases_ = isa::buffer_bases(program.buffers);
     for (const BufferDecl& b : program.buffers) {
-        bases_.push_back(next);
         bytes_.emplace_back(b.bytes(), 0);
         init_buffer(b, trace_dir, bytes_.back());
-        next += std::max<uint64_t>((b.bytes() + 255) / 256 * 256, 256);
     }
 }
 

@@ -16,7 +16,7 @@
 
 namespace simt::func {
 
-constexpr uint64_t kGlobalBase = 0x1000'0000ull;
+using isa::kGlobalBase;
 constexpr uint64_t kLocalBase = 0x8'0000'0000ull;
 
 class GlobalMemory {

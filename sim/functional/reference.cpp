@@ -244,6 +244,12 @@ private:
         set_pair(t, ops[0].value, sem::mad_wide(in.op, value(t, ops[1]), value(t, ops[2]), pair(t, ops[3].value)));
     }
 
+    // The address a flat operand [rN.64 + offset] names for thread t.
+    int64_t flat_address(uint32_t t, const isa::MemRef& m) {
+        const uint32_t r = uint32_t(m.index_reg);
+        return int64_t(sem::pair(reg(t, r), reg(t, r + 1)) + uint64_t(int64_t(m.offset)));
+    }
+
     void memory(uint32_t t, const isa::Instruction& in) {
         const isa::OpInfo& info = isa::info(in.op);
         const bool store = info.access == isa::Access::Store;
@@ -261,13 +267,21 @@ private:
             data = local_.data() + size_t(t) * p_.local_bytes, size = p_.local_bytes;
             region.what = ".local (per thread)";
             break;
-        default:
-            data = mem_.data(m.buffer), base = int64_t(mem_.base(m.buffer)), size = p_.buffers[size_t(m.buffer)].bytes();
-            region.what = "buffer '" + p_.buffers[size_t(m.buffer)].name + "'";
+        default: {
+            int buffer = m.buffer;
+            if (m.flat) {
+                buffer = mem_.find(uint64_t(flat_address(t, m)), info.bytes);
+                if (buffer < 0)
+                    sem::access_fault(in, threads_[t].lane, flat_address(t, m), info.bytes, sem::Region{"any buffer (flat address)", 0, 0});
+            }
+            data = mem_.data(buffer), base = int64_t(mem_.base(buffer)), size = p_.buffers[size_t(buffer)].bytes();
+            region.what = "buffer '" + p_.buffers[size_t(buffer)].name + "'";
             break;
         }
+        }
         region.base = base, region.bytes = size;
-        const int64_t addr = base + sem::mem_offset(m, m.index_reg >= 0 ? reg(t, uint32_t(m.index_reg)) : 0);
+        const int64_t addr = m.flat ? flat_address(t, m)
+                                    : base + sem::mem_offset(m, m.index_reg >= 0 ? reg(t, uint32_t(m.index_reg)) : 0);
         const uint32_t lane = threads_[t].lane;
         if (!sem::access_ok(addr, info.bytes, base, size)) sem::access_fault(in, lane, addr, info.bytes, region);
         uint8_t* at = data + (addr - base);
@@ -339,7 +353,7 @@ private:
                 q |= uint32_t(pred(th, in.ops[1])) << th.lane;
             } else {
                 a[th.lane] = value(t, in.ops[1]);
-                b[th.lane] = value(t, in.ops[2]);
+                b[th.lane] = in.nops > 2 ? value(t, in.ops[2]) : 0;
             }
         }
         for (uint32_t t = first; t < last; ++t) {
@@ -350,6 +364,13 @@ private:
             case Op::VoteAny:
             case Op::VoteAll: set_pred(th, in.ops[0].value, sem::vote(in.op, exec, q) != 0); break;
             case Op::VoteBallot: reg(t, in.ops[0].value) = sem::vote(in.op, exec, q); break;
+            case Op::ReduxSum: {
+                uint32_t sum = 0;
+                for (uint32_t k = 0; k < 32; ++k)
+                    if ((exec >> k) & 1u) sum += a[k];
+                reg(t, in.ops[0].value) = sum;
+                break;
+            }
             default: {
                 const int src = sem::shuffle_source(in.op, l, b[l]);
                 reg(t, in.ops[0].value) = (src >= 0 && ((exec >> src) & 1u)) ? a[size_t(src)] : a[l];

@@ -67,7 +67,7 @@ constexpr Kind kind_of(Op op) {
     case Op::Umov: case Op::Uiadd3: case Op::Uimad: case Op::Ulop3: case Op::Ushl: case Op::Uldc: return Kind::Uniform;
     case Op::Pand: case Op::Por: case Op::Pxor: case Op::Pnot: return Kind::PredLogic;
     case Op::VoteAny: case Op::VoteAll: case Op::VoteBallot: return Kind::Vote;
-    case Op::ShflUp: case Op::ShflDown: case Op::ShflXor: case Op::ShflIdx: return Kind::Shuffle;
+    case Op::ShflUp: case Op::ShflDown: case Op::ShflXor: case Op::ShflIdx: case Op::ReduxSum: return Kind::Shuffle;
     case Op::Dadd: case Op::Dmul: case Op::Dfma: case Op::F2d: case Op::D2f: return Kind::Fp64;
     case Op::Tex: return Kind::Tex;
     case Op::Bra: return Kind::Branch;
@@ -439,8 +439,9 @@ inline uint32_t registers_needed(const isa::Program& p) {
             const char kind = 2 * i < sig.size() ? sig[2 * i] : 'R';
             const uint32_t width = (kind == 'D' || kind == 'E' || kind == 'G') ? 2 : (kind == 'W' || kind == 'X') ? 4 : 1;
             if (o.kind == isa::OperandKind::Reg && o.value + width > need) need = o.value + width;
-            if (o.kind == isa::OperandKind::Mem && o.mem.index_reg >= 0 && uint32_t(o.mem.index_reg) + 1 > need)
-                need = uint32_t(o.mem.index_reg) + 1;
+            const uint32_t mem_width = o.mem.flat ? 2 : 1;
+            if (o.kind == isa::OperandKind::Mem && o.mem.index_reg >= 0 && uint32_t(o.mem.index_reg) + mem_width > need)
+                need = uint32_t(o.mem.index_reg) + mem_width;
         }
     }
     return need;

@@ -44,7 +44,10 @@ void collect_reads(const isa::Instruction& in, DecodedInst& d) {
             case 'G': if (o.kind == isa::OperandKind::Reg) { add(o.value, slot); add(o.value + 1, slot + 1); } break;
             case 'E': add(o.value, slot); add(o.value + 1, slot + 1); break;
             case 'X': for (uint32_t i = 0; i < 4; ++i) add(o.value + i, slot + i); break;
-            case 'M': if (o.mem.index_reg >= 0) add(uint32_t(o.mem.index_reg), slot); break;
+            case 'M':
+                if (o.mem.index_reg >= 0) add(uint32_t(o.mem.index_reg), slot);
+                if (o.mem.flat) add(uint32_t(o.mem.index_reg) + 1, slot + 1);
+                break;
             default: break;
         }
         ++k;

@@ -1,0 +1,35 @@
+// elf_info.hpp: what a kernel's launch needs from the cuobjdump -elf text.
+//
+// From ".nv.info.KERNEL": each parameter's ordinal, offset and size
+// (EIATTR_KPARAM_INFO) and where the parameters start in constant bank 0
+// (EIATTR_PARAM_CBANK); from ".nv.info": the kernel's register count.
+// Without a dump, standard_params() gives the ABI's layout for the
+// architecture (sm_90: parameters at c[0x0][0x210], sm_70..sm_89: 0x160),
+// each parameter aligned to its size. Left out: the other attributes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace simt::isa::sass {
+
+struct ParamSlot {
+    uint32_t offset = 0;   // bytes from the start of the parameters
+    uint32_t size = 0;     // 4 or 8 (pointers, 64-bit values)
+};
+
+struct KernelInfo {
+    bool from_elf = false;
+    uint32_t cbank_base = 0;        // c[0x0][base] holds parameter 0
+    std::vector<ParamSlot> params;  // by ordinal
+    uint32_t regs = 0;              // EIATTR_REGCOUNT (0: unknown)
+};
+
+// Parses `text` (cuobjdump -elf); false when it has no .nv.info for `kernel`.
+bool read_elf_info(const std::string& text, const std::string& kernel, KernelInfo& out);
+
+// The parameter base of the architecture ("sm_90": 0x210, else 0x160).
+uint32_t standard_param_base(const std::string& arch);
+
+}  // namespace simt::isa::sass

@@ -1,0 +1,302 @@
+// test_sass_import.cpp: compiled CUDA kernels (tests/sass/*.cu, their committed
+// cuobjdump dumps for sm_80, sm_89, sm_90) imported with .sass, run by both
+// functional interpreters, their buffers compared with a host reference; and the
+// import's errors, located.
+#include "functional_util.hpp"
+#include "isa/sass/lower.hpp"
+#include "isa/sass/reader.hpp"
+#include "sim/functional/reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+using simt::test::words;
+using simt::test::floats;
+
+const char* const kArchs[] = {"sm_80", "sm_89", "sm_90"};
+
+// A launch file (its text) for tests/sass/KERNEL.ARCH.sass, assembled as if it lay in tests/sass/.
+simt::isa::Program launch(const std::string& kernel, const std::string& arch, const std::string& body,
+                          const std::string& file = "") {
+    const std::string text = ".sass \"" + (file.empty() ? kernel + "." + arch + ".sass" : file) + "\" " + kernel + "\n" + body;
+    return simt::isa::assemble_text(text, "tests/sass/" + kernel + ".launch.isa", "tests/sass");
+}
+
+// Runs the program through the SIMT executor and the per-thread reference; both memories.
+struct Both {
+    simt::isa::Program p;
+    simt::func::GlobalMemory simt_mem, ref_mem;
+    explicit Both(simt::isa::Program prog) : p(std::move(prog)), simt_mem(p, "tests/sass"), ref_mem(p, "tests/sass") {
+        simt::func::run_functional(p, simt_mem);
+        simt::func::run_reference(p, ref_mem);
+    }
+};
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const simt::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("sass: saxpy imports and computes y = a x + y on sm_80, sm_89, sm_90", "[sass]") {
+    for (const char* arch : kArchs) {
+        INFO(arch);
+        Both b(launch("saxpy_kernel", arch, ".grid 4\n.block 256\n.buffer x f32 1000 random 1\n.buffer y f32 1000 iota\n.param x y 2.0f 1000\n",
+                      std::string("saxpy.") + arch + ".sass"));
+        const std::vector<float> x = floats(b.p, b.simt_mem, "x"), y = floats(b.p, b.simt_mem, "y");
+        for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == std::fmaf(x[i], 2.0f, float(i)));
+        CHECK(words(b.p, b.ref_mem, "y") == words(b.p, b.simt_mem, "y"));
+    }
+}
+
+TEST_CASE("sass: ifelse (divergent if/else) matches the host on every architecture", "[sass]") {
+    for (const char* arch : kArchs) {
+        INFO(arch);
+        Both b(launch("ifelse", arch, ".grid 4\n.block 256\n.buffer in f32 1000 random 3 -4 4\n.buffer out f32 1000 zero\n.param in out 1000\n"));
+        const std::vector<float> in = floats(b.p, b.simt_mem, "in"), out = floats(b.p, b.simt_mem, "out");
+        for (size_t i = 0; i < in.size(); ++i) {
+            const float r = (i & 1) ? std::fmaf(in[i], 3.0f, 1.0f) : std::fmaf(in[i], 0.5f, -2.0f);
+            REQUIRE(out[i] == r + float(i));
+        }
+        CHECK(words(b.p, b.ref_mem, "out") == words(b.p, b.simt_mem, "out"));
+    }
+}
+
+TEST_CASE("sass: loop_trip (per-lane trip counts, a break) matches the host", "[sass]") {
+    for (const char* arch : kArchs) {
+        INFO(arch);
+        Both b(launch("loop_trip", arch, ".grid 4\n.block 256\n.buffer trips i32 1000 random 5 0 40\n.buffer out u32 1000 zero\n.param trips out 1000\n"));
+        const std::vector<uint32_t> trips = words(b.p, b.simt_mem, "trips"), out = words(b.p, b.simt_mem, "out");
+        for (size_t i = 0; i < out.size(); ++i) {
+            uint32_t acc = uint32_t(i);
+            for (int k = 0; k < int(trips[i]); ++k) {
+                acc = acc * 1664525u + 1013904223u;
+                if (acc == 0xdeadbeefu) break;
+            }
+            REQUIRE(out[i] == acc);
+        }
+        CHECK(words(b.p, b.ref_mem, "out") == out);
+    }
+}
+
+TEST_CASE("sass: transpose_shared (shared memory, bar) transposes 64x96", "[sass]") {
+    for (const char* arch : kArchs) {
+        INFO(arch);
+        Both b(launch("transpose_shared", arch,
+                      ".grid 2 3\n.block 32 8\n.shared 4224\n.buffer in f32 6144 random 7\n.buffer out f32 6144 zero\n.param in out 64 96\n"));
+        const std::vector<float> in = floats(b.p, b.simt_mem, "in"), out = floats(b.p, b.simt_mem, "out");
+        for (uint32_t y = 0; y < 96; ++y)
+            for (uint32_t x = 0; x < 64; ++x) REQUIRE(out[x * 96 + y] == in[y * 64 + x]);
+        CHECK(words(b.p, b.ref_mem, "out") == words(b.p, b.simt_mem, "out"));
+    }
+}
+
+TEST_CASE("sass: recurse (CALL/RET, a stack in local memory) computes fib", "[sass]") {
+    auto fib = [](auto& self, uint32_t k) -> uint32_t { return k < 2 ? k : self(self, k - 1) + self(self, k - 2); };
+    for (const char* arch : kArchs) {
+        INFO(arch);
+        Both b(launch("recurse", arch, ".grid 2\n.block 128\n.buffer in u32 200 random 9 0 1000\n.buffer out u32 200 zero\n.param in out 200\n"));
+        const std::vector<uint32_t> in = words(b.p, b.simt_mem, "in"), out = words(b.p, b.simt_mem, "out");
+        for (size_t i = 0; i < out.size(); ++i) REQUIRE(out[i] == fib(fib, in[i] & 7u));
+        CHECK(words(b.p, b.ref_mem, "out") == out);
+    }
+}
+
+TEST_CASE("sass: the parameters sit where the .elf says (0x160 on sm_80/89, 0x210 on sm_90)", "[sass]") {
+    const simt::isa::Program p80 = launch("ifelse", "sm_80", ".grid 1\n.block 32\n.buffer in f32 32 zero\n.buffer out f32 32 zero\n.param in out 32\n");
+    const simt::isa::Program p90 = launch("ifelse", "sm_90", ".grid 1\n.block 32\n.buffer in f32 32 zero\n.buffer out f32 32 zero\n.param in out 32\n");
+    auto uniform = [](const simt::isa::Program& p, const std::string& n) -> int64_t {
+        for (const auto& u : p.uniforms)
+            if (u.name == n) return u.bits;
+        return -1;
+    };
+    CHECK(uniform(p80, "sass_c160") == 0x1000'0000);   // in: the first buffer's flat address
+    CHECK(uniform(p80, "sass_c168") == 0x1000'0100);   // out: 256-byte aligned after it
+    CHECK(uniform(p80, "sass_c170") == 32);
+    CHECK(uniform(p90, "sass_c210") == 0x1000'0000);
+    CHECK(uniform(p90, "sass_c220") == 32);
+}
+
+TEST_CASE("sass: instructions keep their SASS line, text and control bits", "[sass]") {
+    const simt::isa::Program p = launch("saxpy_kernel", "sm_90", ".grid 1\n.block 32\n.buffer x f32 32 zero\n.buffer y f32 32 zero\n.param x y 1.0 32\n",
+                                        "saxpy.sm_90.sass");
+    // /*0010*/ S2R R0, SR_TID.X ; /* 0x000e2e0000002100 */: wait 0, write barrier 0, stall 7, yield 1
+    REQUIRE(p.code.size() > 2);
+    CHECK(p.code[1].loc.str() == "tests/sass/saxpy.sm_90.sass:9:36");
+    CHECK(p.text[1] == "S2R R0, SR_TID.X   // tests/sass/saxpy.cu:3");   // the CUDA line from saxpy.sm_90.nvdisasm
+    const simt::isa::sass::Control c = simt::isa::sass::Control::unpack(p.code[1].sass_ctrl);
+    CHECK(int(c.stall) == 7);
+    CHECK(c.yield);
+    CHECK(int(c.write_bar) == 0);
+    CHECK(int(c.read_bar) == 7);
+    CHECK(int(c.wait) == 0);
+}
+
+TEST_CASE("sass: reduce_shfl (shuffles, VOTEU/UFLO/REDUX warp-aggregated atomic) sums its input", "[sass]") {
+    for (const char* arch : kArchs) {
+        INFO(arch);
+        Both b(launch("reduce_shfl", arch, ".grid 4\n.block 256\n.buffer in i32 1000 random 11 -50 50\n.buffer out i32 1 const 7\n.param in out 1000\n"));
+        const std::vector<uint32_t> in = words(b.p, b.simt_mem, "in");
+        uint32_t sum = 7;
+        for (uint32_t v : in) sum += v;
+        CHECK(words(b.p, b.simt_mem, "out")[0] == sum);
+        CHECK(words(b.p, b.ref_mem, "out")[0] == sum);
+    }
+}
+
+TEST_CASE("sass: unsupported opcodes are listed all at once with their lines", "[sass][error]") {
+    const std::string e = error_of([] {
+        launch("saxpy_kernel", "sm_90", ".grid 1\n.block 32\n.buffer x f32 32 zero\n.buffer y f32 32 zero\n.param x y 1.0 32\n",
+               "../data/sass_unsupported.sass");
+    });
+    CHECK(e == "tests/sass/../data/sass_unsupported.sass:37:36: error: 2 SASS instructions of 'saxpy_kernel' cannot be simulated "
+               "(run them as nops with --sass-stub OP=nop):\n"
+               "  tests/sass/../data/sass_unsupported.sass:37:36: ISETP.GE.U32.AND.EX P0, PT, R5, RZ, PT, P0   (64-bit compare (.EX))\n"
+               "  tests/sass/../data/sass_unsupported.sass:41:36: HMMA.16816.F32 R4, R2, R8, R4   (no lowering for HMMA)");
+}
+
+TEST_CASE("sass: --sass-stub runs the listed opcodes as nops", "[sass]") {
+    const std::string path = (std::filesystem::temp_directory_path() / "simt_test_sass_stub.launch.isa").string();
+    std::ofstream(path) << ".sass \"" << std::filesystem::absolute("tests/data/sass_unsupported.sass").string()
+                        << "\" saxpy_kernel\n.grid 1\n.block 32\n.buffer x f32 32 zero\n.buffer y f32 32 zero\n.param x y 1.0 32\n";
+    const simt::isa::Program p = simt::isa::assemble_file(path, {"ISETP.GE.U32.AND.EX=nop", "HMMA=nop"});
+    const auto at = std::find(p.text.begin(), p.text.end(), "ISETP.GE.U32.AND.EX P0, PT, R5, RZ, PT, P0");
+    REQUIRE(at != p.text.end());
+    CHECK(p.code[size_t(at - p.text.begin())].op == simt::isa::Op::Nop);
+    CHECK(p.code[size_t(at - p.text.begin())].loc.line == 37);
+    CHECK(error_of([&] { simt::isa::assemble_file(path, {"HMMA=nop"}); }).find("1 SASS instruction of") != std::string::npos);
+    CHECK(error_of([&] { simt::isa::assemble_file(path, {"HMMA=skip"}); }) == "--sass-stub: error: expected OP=nop, found 'HMMA=skip'");
+}
+
+TEST_CASE("sass: a .param list of the wrong length or type is located", "[sass][error]") {
+    const std::string head = ".grid 1\n.block 32\n.buffer x f32 32 zero\n.buffer y f32 32 zero\n";
+    CHECK(error_of([&] { launch("saxpy_kernel", "sm_90", head + ".param x y 2.0f\n", "saxpy.sm_90.sass"); }) ==
+          "tests/sass/saxpy_kernel.launch.isa:6:1: error: kernel 'saxpy_kernel' takes 4 parameters, .param lists 3");
+    CHECK(error_of([&] { launch("saxpy_kernel", "sm_90", head + ".param x y x 32\n", "saxpy.sm_90.sass"); })
+              .rfind("tests/sass/saxpy_kernel.launch.isa:6:12: error: parameter 2 of 'saxpy_kernel' is 4 bytes", 0) == 0);
+    CHECK(error_of([&] { launch("saxpy_kernel", "sm_90", head + ".param x z 2.0 32\n", "saxpy.sm_90.sass"); }) ==
+          "tests/sass/saxpy_kernel.launch.isa:6:10: error: unknown buffer 'z' as a kernel parameter; declare it with .buffer");
+    CHECK(error_of([&] { launch("saxpy_kernel", "sm_90", head, "saxpy.sm_90.sass"); }) ==
+          "tests/sass/saxpy_kernel.launch.isa:1:1: error: a .sass launch needs a .param line listing the kernel's parameters in order");
+}
+
+TEST_CASE("sass: a missing kernel, file or binary without cuobjdump is an error", "[sass][error]") {
+    const std::string body = ".grid 1\n.block 32\n.param\n";
+    CHECK(error_of([&] { launch("nosuch", "sm_90", body, "saxpy.sm_90.sass"); }) ==
+          "tests/sass/nosuch.launch.isa:1:26: error: no kernel 'nosuch' in tests/sass/saxpy.sm_90.sass; it has: saxpy_kernel");
+    CHECK(error_of([&] { launch("saxpy_kernel", "sm_90", body, "missing.sass"); }).rfind("tests/sass/saxpy_kernel.launch.isa:1:7: error:", 0) == 0);
+    if (std::system("command -v cuobjdump >/dev/null 2>&1") != 0)
+        CHECK(error_of([&] { launch("saxpy_kernel", "sm_90", body, "saxpy.sm_90.cubin"); }).find("needs cuobjdump on the PATH") != std::string::npos);
+    CHECK(error_of([&] { launch("saxpy_kernel", "sm_90", body + "    mov r0, 1\n", "saxpy.sm_90.sass"); }) ==
+          "tests/sass/saxpy_kernel.launch.isa:5:5: error: a .sass launch file holds no instructions: the kernel's code comes from the SASS");
+}
+
+TEST_CASE("sass: the mapping table lists every lowered opcode once", "[sass]") {
+    const std::string t = simt::isa::sass::markdown_rules();
+    CHECK(t.rfind("| SASS | trace | notes |\n", 0) == 0);
+    CHECK(t.find("| `IMAD` |") != std::string::npos);
+    CHECK(t.find("| `BSSY` | `nop` |") != std::string::npos);
+}
+
+TEST_CASE("isa/README.md embeds the SASS mapping table of isa/sass/lower.cpp", "[sass][docs]") {
+    std::ifstream in(std::string(SIMT_SOURCE_DIR) + "/isa/README.md");
+    REQUIRE(in);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    CHECK(ss.str().find(simt::isa::sass::markdown_rules()) != std::string::npos);
+}
+
+TEST_CASE("sass: malformed .sass and .param lines are located", "[sass][error]") {
+    auto err = [](const std::string& text) {
+        return error_of([&] { simt::isa::assemble_text(text, "tests/sass/l.isa", "tests/sass"); });
+    };
+    const std::string tail = ".grid 1\n.block 32\n.buffer x f32 32 zero\n.buffer y f32 32 zero\n";
+    CHECK(err(".sass saxpy.sm_90.sass saxpy_kernel\n" + tail + ".param x y 1.0 32\n") ==
+          "tests/sass/l.isa:1:7: error: expected .sass \"FILE\" KERNEL (a cuobjdump -sass dump or a binary, and the kernel's name)");
+    CHECK(err(".sass \"saxpy.sm_90.sass\" saxpy_kernel\n.sass \"saxpy.sm_90.sass\" saxpy_kernel\n" + tail) ==
+          "tests/sass/l.isa:2:1: error: .sass given twice (first at line 1)");
+    CHECK(err(".sass \"saxpy.sm_90.sass\" saxpy_kernel\n" + tail + ".param x y 1.0q 32\n") ==
+          "tests/sass/l.isa:6:12: error: expected a buffer name or a number as a kernel parameter, found '1.0q'");
+    CHECK(err(".sass \"../data/sass_bad_line.sass\" k\n" + tail + ".param\n") ==
+          "tests/sass/../data/sass_bad_line.sass:4:36: error: malformed SASS line: expected 'OPCODE operands ;'");
+    CHECK(err(".sass \"../data/sass_bad_line.sass\" empty\n" + tail + ".param\n") ==
+          "tests/sass/l.isa:1:36: error: kernel 'empty' in tests/sass/../data/sass_bad_line.sass has no instructions");
+    CHECK(err(".sass \"../data/sass_bad_line.sass\" badaddr\n" + tail + ".param\n") ==
+          "tests/sass/../data/sass_bad_line.sass:9:9: error: malformed SASS line: expected /*ADDR*/ OPCODE operands ;");
+    CHECK(err(".sass \"../data/sass_bad_line.sass\" guardonly\n" + tail + ".param\n") ==
+          "tests/sass/../data/sass_bad_line.sass:12:32: error: malformed SASS line: a guard and no instruction");
+    CHECK(err(".sass \"../data/sass_bad_line.sass\" uguard\n" + tail + ".param\n")
+              .find("sass_bad_line.sass:15:36: @UP0 EXIT   (a uniform-predicate guard @UP0)") != std::string::npos);
+}
+
+TEST_CASE("sass: flat addresses [rN.64 + off] in the trace language", "[sass][assembler]") {
+    const std::string head = ".kernel f\n.grid 1\n.block 32\n.buffer a u32 32 iota 5\n.buffer b u32 32 zero\n";
+    // the address of b[lane] built from a's base (0x10000000) + 256 + 4 * lane
+    simt::test::Run r(head + "    mov r0, %laneid\n    imad.wide.u32 r2, r0, 4, r4\n    iadd r2, r2, 0x10000100\n"
+                             "    ld.global r6, [r2.64 - 256]\n    st.global [r2.64], r6\n    exit\n");
+    const std::vector<uint32_t> b = r.u32("b");
+    for (uint32_t l = 0; l < 32; ++l) REQUIRE(b[l] == 5 + l);
+    CHECK(simt::isa::disassemble(r.program, 3) == "ld.global r6, [r2.64 - 256]");
+    CHECK(r.program.code[3].regs.nsrc == 2);   // the pair r2:r3
+    CHECK(error_of([&] { simt::test::assemble(head + "    ld.shared r1, [r2.64]\n"); }) ==
+          "t.isa:6:20: error: ld.shared cannot take a flat address; only global accesses do");
+    CHECK(error_of([&] { simt::test::assemble(head + "    ld.global r1, [a + r2.64]\n"); }) ==
+          "t.isa:6:24: error: a flat address [rN.64 + offset] takes one register pair and an offset");
+    CHECK(error_of([&] { simt::test::assemble(head + "    ld.global r1, [r254.64]\n"); }) ==
+          "t.isa:6:20: error: register pair 'r254.64' out of range; expected r0.64..r253.64");
+    CHECK(error_of([&] { simt::test::Run bad(head + "    mov r2, 16\n    mov r3, 0\n    ld.global r1, [r2.64]\n    exit\n"); })
+              .rfind("t.isa:8:5: error: out-of-bounds ld.global: lane 0 address 0x10 (4 bytes) is outside any buffer (flat address)", 0) == 0);
+}
+
+TEST_CASE("sass: a .param may name a .uniform, which --uniform then changes", "[sass]") {
+    const std::string text = ".sass \"saxpy.sm_90.sass\" saxpy_kernel\n.grid 1\n.block 64\n.uniform a f32 3.0\n.uniform n u32 40\n"
+                             ".buffer x f32 64 iota\n.buffer y f32 64 const 1\n.param x y $a $n\n";
+    simt::isa::Program p = simt::isa::assemble_text(text, "tests/sass/u.isa", "tests/sass");
+    simt::isa::override_uniform(p, "n=50");
+    simt::func::GlobalMemory m(p, "tests/sass");
+    simt::func::run_functional(p, m);
+    const std::vector<float> y = floats(p, m, "y");
+    for (size_t i = 0; i < y.size(); ++i) REQUIRE(y[i] == (i < 50 ? 3.0f * float(i) + 1.0f : 1.0f));
+    CHECK(error_of([] { simt::isa::assemble_text(".sass \"saxpy.sm_90.sass\" saxpy_kernel\n.grid 1\n.block 32\n.buffer x f32 32 zero\n"
+                                                 ".param x x $nope 32\n", "tests/sass/u.isa", "tests/sass"); }) ==
+          "tests/sass/u.isa:5:12: error: unknown uniform '$nope' as a kernel parameter; declare it with .uniform");
+}
+
+TEST_CASE("sass: IADD3/LEA carry-outs and .X carry-ins are exact where the low word wraps", "[sass]") {
+    const simt::isa::Program prog = launch("carry", "sm_90", ".grid 1\n.block 32\n.buffer out u32 64 zero\n.buffer out2 u32 64 zero\n"
+                                           ".buffer out3 u32 64 zero\n.param 0xfffffff0 0 out out2 out3\n", "../data/sass_carry.sass");
+    Both b(prog);
+    const std::vector<uint32_t> o1 = words(b.p, b.simt_mem, "out"), o2 = words(b.p, b.simt_mem, "out2"), o3 = words(b.p, b.simt_mem, "out3");
+    for (uint32_t t = 0; t < 32; ++t) {
+        INFO("lane " << t);
+        const uint64_t s1 = 0xfffffff0ull + t, s2 = 0xfffffff0ull + 2ull * t;
+        CHECK(o1[2 * t] == uint32_t(s1));
+        CHECK(o1[2 * t + 1] == uint32_t(s1 >> 32));
+        CHECK(o2[2 * t] == uint32_t(s2));
+        CHECK(o2[2 * t + 1] == uint32_t(s2 >> 32));
+        CHECK(o3[2 * t] == 5u - t);
+        CHECK(o3[2 * t + 1] == (t <= 5 ? 1u : 0u));
+    }
+    CHECK(words(b.p, b.ref_mem, "out2") == o2);
+}
+
+TEST_CASE("sass: a negated integer source and IABS lower exactly", "[sass]") {
+    Both b(launch("negabs", "sm_90", ".grid 1\n.block 32\n.buffer out i32 64 zero\n.param out\n", "../data/sass_carry.sass"));
+    const std::vector<uint32_t> o = words(b.p, b.simt_mem, "out");
+    for (int t = 0; t < 32; ++t) {
+        CHECK(int32_t(o[size_t(2 * t)]) == 3 * (t - 16) - t);
+        CHECK(int32_t(o[size_t(2 * t + 1)]) == std::abs(t - 16));
+    }
+    CHECK(words(b.p, b.ref_mem, "out") == o);
+}
