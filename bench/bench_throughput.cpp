@@ -36,19 +36,35 @@ namespace {
 
 using simt::bench::loop_kernel;
 
-void bench(const simt::GpuConfig& config, const char* name, const char* op, int iterations, bool skip) {
-    simt::isa::Program program = simt::isa::assemble_text(loop_kernel(name, op, iterations), name);
-    simt::func::GlobalMemory memory(program, ".");
+// One timed simulation: its stats, host seconds and the cycles the top loop visited.
+struct Timed {
+    simt::timing::Stats stats;
+    double host_s = 0;
+    uint64_t visited = 0;
+};
+Timed timed_run(const simt::GpuConfig& config, const simt::isa::Program& program, simt::func::GlobalMemory& memory,
+                bool skip) {
     simt::timing::RunOptions options;
     options.event_skipping = skip;
     simt::timing::Simulator sim(config, program, memory, options);
-    auto t0 = std::chrono::steady_clock::now();
-    simt::timing::Stats s = sim.run();
-    double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    Timed r;
+    const auto t0 = std::chrono::steady_clock::now();
+    r.stats = sim.run();
+    r.host_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.visited = sim.cycles_visited();
+    return r;
+}
+
+void bench(const simt::GpuConfig& config, const char* name, const char* op, int iterations, bool skip) {
+    simt::isa::Program program = simt::isa::assemble_text(loop_kernel(name, op, iterations), name);
+    simt::func::GlobalMemory memory(program, ".");
+    const Timed r = timed_run(config, program, memory, skip);
+    const simt::timing::Stats& s = r.stats;
+    const double host = r.host_s;
     std::printf("%-12s %12llu warp instr  %10llu cycles  IPC/SM %.3f  host %.3f s  %.2f M warp instr/s  "
                 "(%.1f%% of cycles visited)\n",
                 name, (unsigned long long)s.warp_instructions, (unsigned long long)s.cycles, s.ipc, host,
-                s.warp_instructions / host / 1e6, 100.0 * double(sim.cycles_visited()) / double(s.cycles + 1));
+                s.warp_instructions / host / 1e6, 100.0 * double(r.visited) / double(s.cycles + 1));
 }
 
 void bench_trace(const simt::GpuConfig& config, const std::string& path, const std::vector<std::string>& uniforms,
@@ -57,12 +73,9 @@ void bench_trace(const simt::GpuConfig& config, const std::string& path, const s
     for (const auto& u : uniforms) simt::isa::override_uniform(program, u);
     const std::string dir = std::filesystem::path(path).parent_path().string();
     simt::func::GlobalMemory memory(program, dir.empty() ? "." : dir);
-    simt::timing::RunOptions options;
-    options.event_skipping = skip;
-    simt::timing::Simulator sim(config, program, memory, options);
-    auto t0 = std::chrono::steady_clock::now();
-    simt::timing::Stats s = sim.run();
-    double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const Timed r = timed_run(config, program, memory, skip);
+    const simt::timing::Stats& s = r.stats;
+    const double host = r.host_s;
     std::printf("%-24s %12llu warp instr  %10llu cycles  host %.3f s  %.2f M warp instr/s  slowdown %.0fx vs the GPU\n",
                 std::filesystem::path(path).filename().string().c_str(), (unsigned long long)s.warp_instructions,
                 (unsigned long long)s.cycles, host, s.warp_instructions / host / 1e6,

@@ -17,40 +17,24 @@ the same CSV (fixed size, fixed colours, no date in the metadata).
 Errors: "FILE:LINE: error: ..." on stderr and exit status 1.
 """
 import argparse
-import csv
-import sys
+
+from plot_common import PALETTE, fail, pyplot, read_header, save_png
 
 AXIS_PREFIXES = ("sweep.", "set.", "uniform.")
-PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#B8A000", "#000000"]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 STYLES = ["-", "--", ":", "-."]
 
 
-def fail(where, msg):
-    print(f"{where}: error: {msg}", file=sys.stderr)
-    sys.exit(1)
-
-
 def read_csv(path):
-    try:
-        f = open(path, newline="")
-    except OSError as e:
-        fail(path, f"cannot open the sweep CSV: {e.strerror}")
-    with f:
-        reader = csv.reader(f)
-        header = next(reader, None)
-        if header is None:
-            fail(path, "the file is empty (expected the header of simt-sim sweep)")
-        for c in ("point", "error", "sweep.config", "sweep.trace"):
-            if c not in header:
-                fail(f"{path}:1", f"missing column \"{c}\" (is this a simt-sim sweep CSV?)")
-        rows = []
-        for line_no, rec in enumerate(reader, start=2):
-            if not rec:
-                continue
-            if len(rec) != len(header):
-                fail(f"{path}:{line_no}", f"{len(rec)} columns, the header has {len(header)}")
-            rows.append((line_no, dict(zip(header, rec))))
+    header, records = read_header(path, "sweep", "the header of simt-sim sweep")
+    for c in ("point", "error", "sweep.config", "sweep.trace"):
+        if c not in header:
+            fail(f"{path}:1", f"missing column \"{c}\" (is this a simt-sim sweep CSV?)")
+    rows = []
+    for line_no, rec in records:
+        if len(rec) != len(header):
+            fail(f"{path}:{line_no}", f"{len(rec)} columns, the header has {len(header)}")
+        rows.append((line_no, dict(zip(header, rec))))
     if not rows:
         fail(path, "no rows after the header (did the sweep run?)")
     return header, rows
@@ -108,14 +92,7 @@ def main():
     for _, r in ok:
         key = tuple(r[c] for c in series_keys)
         series.setdefault(key, []).append((xpos(r[args.x]), number(r[args.y])))
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        fail("tools/plot_sweep.py", "needs matplotlib: apt-get install python3-matplotlib (scripts/setup.sh), "
-             "and run it with /usr/bin/python3")
-    matplotlib.rcParams["svg.hashsalt"] = "simt-sim"
+    plt = pyplot("tools/plot_sweep.py")
     fig, ax = plt.subplots(figsize=(8, 5.5), dpi=100)
     configs, others = [], []  # colour per config; marker and line style per combination of the other axes
     for key in series:
@@ -143,11 +120,7 @@ def main():
     if failed:
         ax.text(0.99, 0.01, f"not drawn: {failed} failed point{'s' if failed > 1 else ''}", transform=ax.transAxes,
                 ha="right", va="bottom", fontsize=7, color="#666666")
-    fig.tight_layout()
-    try:
-        fig.savefig(args.output, metadata={"Software": None})
-    except OSError as e:
-        fail(args.output, f"cannot write the PNG: {e.strerror}")
+    save_png(fig, args.output)
     print(f"wrote {args.output}: {len(ok)} points in {len(series)} series, x = {args.x}, y = {args.y}"
           + (f", {failed} failed not drawn" if failed else ""))
 

@@ -16,47 +16,31 @@ the same CSV (fixed size, fixed colours, no date in the metadata).
 Errors: "FILE:LINE: error: ..." on stderr and exit status 1.
 """
 import argparse
-import csv
 import math
-import sys
+
+from plot_common import PALETTE, fail, pyplot, read_header, save_png
 
 COLUMNS = ["group", "case", "hardware", "simulator", "unit", "error_pct", "tolerance_pct", "status"]
-# One fixed colour per group, in first-seen order (colour-blind-safe Okabe-Ito palette).
-PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#B8A000", "#000000"]
-
-
-def fail(where, msg):
-    print(f"{where}: error: {msg}", file=sys.stderr)
-    sys.exit(1)
+# One fixed colour per group, in first-seen order (PALETTE, plot_common.py).
 
 
 def read_rows(path):
-    try:
-        f = open(path, newline="")
-    except OSError as e:
-        fail(path, f"cannot open the validate CSV: {e.strerror}")
-    with f:
-        reader = csv.reader(f)
-        header = next(reader, None)
-        if header is None:
-            fail(path, "the file is empty (expected the header " + ",".join(COLUMNS) + ")")
-        missing = [c for c in COLUMNS if c not in header]
-        if missing:
-            fail(f"{path}:1", f"missing column \"{missing[0]}\" (expected the header {','.join(COLUMNS)})")
-        idx = {c: header.index(c) for c in COLUMNS}
-        rows = []
-        for line_no, rec in enumerate(reader, start=2):
-            if not rec:
-                continue
-            if len(rec) < len(header):
-                fail(f"{path}:{line_no}", f"too few columns ({len(rec)} of {len(header)})")
-            row = {c: rec[idx[c]] for c in COLUMNS}
-            for c in ("hardware", "simulator", "error_pct"):
-                try:
-                    row[c] = float(row[c])
-                except ValueError:
-                    fail(f"{path}:{line_no}", f"column \"{c}\": \"{row[c]}\" is not a number")
-            rows.append(row)
+    header, records = read_header(path, "validate", "the header " + ",".join(COLUMNS))
+    missing = [c for c in COLUMNS if c not in header]
+    if missing:
+        fail(f"{path}:1", f"missing column \"{missing[0]}\" (expected the header {','.join(COLUMNS)})")
+    idx = {c: header.index(c) for c in COLUMNS}
+    rows = []
+    for line_no, rec in records:
+        if len(rec) < len(header):
+            fail(f"{path}:{line_no}", f"too few columns ({len(rec)} of {len(header)})")
+        row = {c: rec[idx[c]] for c in COLUMNS}
+        for c in ("hardware", "simulator", "error_pct"):
+            try:
+                row[c] = float(row[c])
+            except ValueError:
+                fail(f"{path}:{line_no}", f"column \"{c}\": \"{row[c]}\" is not a number")
+        rows.append(row)
     if not rows:
         fail(path, "no rows after the header (is this a validate --csv file?)")
     return rows
@@ -82,14 +66,7 @@ def main():
     if not (0 < args.band < 100):
         fail("--band", f"{args.band} is not between 0 and 100 percent")
     rows = read_rows(args.csv)
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        fail("tools/plot_validation.py", "needs matplotlib: apt-get install python3-matplotlib (scripts/setup.sh), "
-             "and run it with /usr/bin/python3")
-    matplotlib.rcParams["svg.hashsalt"] = "simt-sim"
+    plt = pyplot("tools/plot_validation.py")
 
     drawable = [r for r in rows if r["hardware"] > 0 and r["simulator"] > 0]
     skipped = [r for r in rows if r not in drawable]
@@ -128,11 +105,7 @@ def main():
         names = ", ".join(r["case"] for r in skipped[:4]) + (", \u2026" if len(skipped) > 4 else "")
         ax.text(0.99, 0.01, f"not drawn (value <= 0): {len(skipped)}: {names}", transform=ax.transAxes,
                 ha="right", va="bottom", fontsize=7, color="#666666")
-    fig.tight_layout()
-    try:
-        fig.savefig(args.output, metadata={"Software": None})
-    except OSError as e:
-        fail(args.output, f"cannot write the PNG: {e.strerror}")
+    save_png(fig, args.output)
     print(f"wrote {args.output}: {len(drawable)} points in {len(groups)} groups, |error| median {median:.1f} %, "
           f"P90 {p90:.1f} %" + (f", {len(skipped)} not drawn" if skipped else ""))
 

@@ -41,6 +41,7 @@ uint64_t L2Slice::enter(uint64_t t, uint64_t req, double cost) {
 uint64_t L2Slice::write_back(uint64_t t, const Eviction& ev) {
     const uint64_t line = xbar_.line_of(index_, ev.line);
     const uint32_t piece_mask = (1u << fetch_sectors_) - 1;
+    const uint32_t bytes = fetch_sectors_ * sector_bytes_;
     const uint32_t partial = rmw_ ? ev.partial & ev.dirty : 0;
     uint64_t done = t;
     bool turned = false;
@@ -48,7 +49,6 @@ uint64_t L2Slice::write_back(uint64_t t, const Eviction& ev) {
         const uint32_t dirty = ev.dirty >> first & piece_mask;
         if (!dirty) continue;
         const uint64_t addr = (line * spl_ + first) * sector_bytes_;
-        const uint32_t bytes = fetch_sectors_ * sector_bytes_;
         if (const uint32_t p = partial >> first & piece_mask) {
             dram_.read_back(t, addr, bytes, !turned);
             turned = true;
