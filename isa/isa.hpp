@@ -31,7 +31,7 @@ constexpr uint16_t kURegBase = 272;     // scoreboard id of ur0
 // execute each class is the config's per-architecture table (pipes.<class>.datapaths).
 enum class Pipe : uint8_t { Fma, Alu, Sfu, Fp64, Lsu, Tex, Branch, Imad, Iadd, Uniform };
 constexpr int kNumPipes = 10;
-enum class Lat : uint8_t { Fixed, Mio, L1tex, Emul, Ctrl };
+enum class Lat : uint8_t { Fixed, Mio, L1tex, L2, Emul, Ctrl };
 enum class Space : uint8_t { None, Global, Shared, Local, Const };
 enum class Access : uint8_t { None, Load, Store, Atomic };
 

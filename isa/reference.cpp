@@ -11,6 +11,7 @@ const char* lat_words(Lat l) {
         case Lat::Fixed: return "fixed";
         case Lat::Mio: return "variable (MIO)";
         case Lat::L1tex: return "variable (L1TEX)";
+        case Lat::L2: return "variable (L1TEX, cached in L2 only)";
         case Lat::Emul: return "emulated sequence";
         case Lat::Ctrl: return "control";
     }

@@ -396,6 +396,32 @@ TEST_CASE("config: impossible values name the key, its line and the rule", "[con
     }
 }
 
+TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checked", "[config]") {
+    const std::string base = shipped("h200.yaml");
+    struct Case {
+        std::string needle, replacement, path, says;
+    };
+    const std::string map132(132, '0');
+    const std::vector<Case> cases = {
+        {"    partitions: 2", "    partitions: 5", "memory.l2_slices.partitions", "divisor of memory.l2_slices.count (96)"},
+        {"    interleave_bytes: 512", "    interleave_bytes: 384", "memory.l2_slices.interleave_bytes",
+         "power of two of at least memory.l2.line_bytes (128), got 384"},
+        {"    sm_map:", "    sm_map: \"7" + map132.substr(1) + "\"", "memory.l2_slices.sm_map",
+         "below memory.l2_slices.partitions (2), got '7'"},
+        {"    sm_map:", "    sm_map: \"01x1\"", "memory.l2_slices.sm_map", "one digit per SM"},
+        {"    sector_cycles: 1.19", "    sector_cycles: -1", "memory.atomics.sector_cycles", "got -1"},
+        {"    far_hit_cycles: 85", "    far_hit_cycles: x", "memory.l2_slices.far_hit_cycles", "'x'"},
+    };
+    for (const Case& k : cases) {
+        INFO(k.replacement);
+        Edited e = edit(base, k.needle, k.replacement);
+        simt::Error err = load_error(e.text);
+        CHECK(err.loc().file == "test.yaml");
+        CHECK(err.loc().line == e.line);
+        CHECK_THAT(err.message(), Contains(k.path + ": ") && Contains(k.says));
+    }
+}
+
 // ---- documents and files -------------------------------------------------------
 
 TEST_CASE("config: YAML syntax errors give file:line:col", "[config]") {

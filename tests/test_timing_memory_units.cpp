@@ -13,6 +13,7 @@
 #include "sim/timing/memory/coalescer.hpp"
 #include "sim/timing/memory/crossbar.hpp"
 #include "sim/timing/memory/dram.hpp"
+#include "sim/timing/memory/l2.hpp"
 #include "sim/timing/memory/texture.hpp"
 
 #include <catch2/catch.hpp>
@@ -341,4 +342,82 @@ TEST_CASE("memory units: a write-back costs more while its channel also serves r
     CHECK(dram.read(10, 4096, 64, 1) == 510);  // the channel now reads
     CHECK(dram.write(20, 64, 64) == 22);     // 1 + 1 cycles
     CHECK(dram.write(2000, 128, 64) == 2001);  // the last read is a window ago: plain again
+}
+
+TEST_CASE("memory units: sector atomics cost a sector op plus the busiest word's chain", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.atomics.same_address_cycles = 4;
+    c.memory.atomics.sector_cycles = 2;
+    c.memory.atomics.request_cycles = 1;
+    // One warp, 32 lanes on one word: the sector's data at the slice at 500; the unit holds it
+    // 1 + 2 + 31 x 4 = 127 cycles; the busiest word's last old value at 500 + 31 x 4 + 20.
+    const char* same = ".kernel t\n.grid 1\n.block 64\n.regs 8\n.buffer n u32 1 zero\n"
+                       "atom.global.add r1, [n], 1\niadd r2, r1, 1\nexit\n";
+    Recorder two;
+    auto r = run(same, c, {true, &two, {}});
+    CHECK(two.issue_cycles(0, 1) == std::vector<uint64_t>{500 + 124 + 20});
+    // The second warp's sector (data in flight since the first's miss, at 500) waits for the unit:
+    // 127 cycles, then its own chain.
+    CHECK(two.issue_cycles(1, 1) == std::vector<uint64_t>{500 + 127 + 124 + 20});
+    CHECK(r.stats.memory.atomic_serial_cycles == 127);
+    CHECK(r.stats.memory.atomic_lane_ops == 64);
+
+    // 32 lanes on 32 words of one line: 4 sectors, no chain; the unit takes them one after
+    // another (3 cycles for the line's first, 2 for each further one).
+    const char* spread = ".kernel t\n.grid 1\n.block 32\n.regs 8\n.buffer n u32 32 zero\n"
+                         "mov r0, %laneid\natom.global.add r1, [n + r0*4], 1\niadd r2, r1, 1\nexit\n";
+    Recorder wide;
+    auto w = run(spread, c, {true, &wide, {}});
+    CHECK(w.stats.memory.atomic_serial_cycles == 3 + 5 + 7);
+    CHECK(wide.issue_cycles(0, 2) == std::vector<uint64_t>{4 + 500 + 7 + 20});
+}
+
+TEST_CASE("memory units: slices interleave groups of lines, and the map inverts", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.l2_slices.count = 8;
+    c.memory.l2_slices.interleave_bytes = 512;  // 4 lines of 128 B per slice group
+    Crossbar x(c);
+    for (uint64_t line = 0; line < 4096; ++line) {
+        INFO("line " << line);
+        CHECK(x.slice_of(line) == x.slice_of(line - line % 4));  // a group stays on one slice
+        CHECK(x.line_of(x.slice_of(line), x.local_of(line)) == line);
+    }
+    // 8 consecutive groups use all 8 slices once.
+    std::vector<int> used(8, 0);
+    for (uint64_t g = 0; g < 8; ++g) ++used[x.slice_of(g * 4)];
+    CHECK(used == std::vector<int>(8, 1));
+}
+
+TEST_CASE("memory units: an L2 partition keeps its SMs' copies; writes drop the others", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.sm.count = 2;
+    c.memory.l2_slices.count = 2;
+    c.memory.l2_slices.partitions = 2;  // SM 0 reads through partition 0, SM 1 through 1
+    c.memory.l2_slices.far_hit_cycles = 50;
+    MemoryStats st;
+    L2 l2(c, st);
+    CHECK(l2.read(0, 0, 0) == 500);  // a miss everywhere: DRAM, into partition 0
+    // SM 1 misses its partition and takes partition 0's copy: a hit (200) plus 50.
+    CHECK(l2.read(1, 1000, 0) == 1250);
+    CHECK(st.l2_far_hits == 1);
+    CHECK(l2.read(1, 2000, 0) == 2200);  // now its own copy
+    l2.write(0, 3000, 0, false);         // SM 0 writes: partition 1's copy is dropped
+    CHECK(st.l2_invalidations == 1);
+    CHECK(l2.read(1, 4000, 0) == 4250);  // the current data, from partition 0 again
+    CHECK(st.l2_far_hits == 2);
+}
+
+TEST_CASE("memory units: ld.global.cg neither looks up nor fills the L1", "[timing][memory]") {
+    GpuConfig c = small_config();
+    // The second load of the same word: an L1 hit (30) for ld.global, an L2 hit (200) for .cg.
+    for (auto [op, second] : {std::pair<const char*, uint64_t>{"ld.global", 30}, {"ld.global.cg", 200}}) {
+        std::string src = std::string(".kernel t\n.grid 1\n.block 32\n.regs 8\n.buffer a u32 32 zero\n") + op +
+                          " r1, [a]\niadd r2, r1, 0\n" + op + " r3, [a + r2*4]\niadd r4, r3, 1\nexit\n";
+        Recorder rec;
+        run(src, c, {true, &rec, {}});
+        INFO(op);
+        const uint64_t first = rec.issue_cycles(0, 1).at(0), again = rec.issue_cycles(0, 2).at(0);
+        CHECK(first == 500);
+        CHECK(rec.issue_cycles(0, 3).at(0) == again + second);
+    }
 }

@@ -9,6 +9,7 @@
 #include "common.cuh"
 
 __global__ void chase_dist(const unsigned* __restrict__ buf, unsigned start, int hops, int lanes, long long* out) {
+  volatile __shared__ unsigned sink[32];
   unsigned lane = threadIdx.x;
   unsigned idx = start + lane * 7919u * 32u;
   idx = buf[(size_t)(idx % (1u << 30) / 4) & ~31u] & ~31u;  // a first step to spread the lanes
@@ -16,7 +17,7 @@ __global__ void chase_dist(const unsigned* __restrict__ buf, unsigned start, int
     long long t0 = clock64();
     unsigned v = idx;
     if (lane < (unsigned)lanes) v = __ldcg(buf + idx);
-    v = __shfl_sync(0xffffffffu, v, 0) ^ v ^ __shfl_sync(0xffffffffu, v, 0);  // the warp waits for every lane
+    sink[lane] = v;  // a store of the loaded value: the warp waits for every lane's load
     long long t1 = clock64();
     if (lane == 0) out[h] = t1 - t0;
     idx = v & ~31u;

@@ -176,7 +176,8 @@ std::vector<Group> base_groups();      // latency, throughput, ipc, divergence, 
 std::vector<Group> extended_groups();  // loaded latency, streams, writes, gathers, atomics, transposes
 std::vector<Group> app_groups();       // apps, warp order and release, local memory (apps.cpp)
 std::vector<Group> dispatch_groups();  // block dispatch, one-element-per-thread streams, write streams (dispatch.cpp)
-std::vector<Group> all_groups();       // the three, in that order
+std::vector<Group> hotspot_groups();   // hot-line atomics grid, L2 capacity shared / private (hotspots.cpp)
+std::vector<Group> all_groups();       // all of them, in that order
 // Throws simt::Error for a name that is neither a group nor a set.
 void check_group_names(const std::vector<std::string>& names);
 // Runs the groups named in `names` (all when empty); unknown names are an error.

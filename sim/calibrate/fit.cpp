@@ -181,7 +181,7 @@ std::vector<FitParam> default_fit_params() {
          "extra slice cycles of a byte-masked store sector"},
         {"memory.atomics.same_address_cycles", K::Real, 0.25, 8, {}, {"atomics"},
          "cycles per lane operation on one address"},
-        {"memory.atomics.unit_ops_per_cycle", K::Real, 1, 32, {}, {"atomics"}, "lane operations per atomic unit per cycle"},
+        {"memory.atomics.sector_cycles", K::Real, 0.25, 8, {}, {"atomics"}, "atomic unit cycles per 32 B sector"},
     };
 }
 

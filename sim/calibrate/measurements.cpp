@@ -84,7 +84,13 @@ Configs Configs::load(const std::string& path, const Uniforms& sets, const std::
     one.push_back("memory.dram_bandwidth_gbs=" + std::to_string(m.dram_bandwidth_gbs / sms));
     one.push_back("memory.dram.channels=1");
     one.push_back("memory.l2_slices.count=1");
+    one.push_back("memory.l2_slices.partitions=1");
     one.push_back("memory.atomics.slices_per_unit=1");
+    const double units = double(m.l2_slices.count) / m.atomics.slices_per_unit;
+    if (m.atomics.sector_cycles > 0) {  // one unit's share: its sectors take sms / units times as long
+        one.push_back("memory.atomics.sector_cycles=" + std::to_string(m.atomics.sector_cycles * sms / units));
+        one.push_back("memory.atomics.request_cycles=" + std::to_string(m.atomics.request_cycles * sms / units));
+    }
     if (m.atomics.unit_ops_per_cycle > 0)
         one.push_back("memory.atomics.unit_ops_per_cycle=" +
                       std::to_string(m.atomics.unit_ops_per_cycle * m.l2_slices.count / m.atomics.slices_per_unit / sms));
@@ -103,6 +109,8 @@ bool has_twin(const std::string& root, const std::string& kernel) {
     else if (starts("atom_") || starts("red_")) twin = "atom_global";
     else if (starts("hist_global_")) twin = "hist_global";
     else if (kernel == "transpose_tiled_pad") twin = "transpose_tiled";
+    else if (starts("atomgrid_")) twin = "atomgrid";
+    else if (starts("l2cap_")) twin = "l2cap";
     std::error_code ec;
     return std::filesystem::is_regular_file(root + "/calib/traces/" + twin + ".isa", ec);
 }
@@ -112,6 +120,7 @@ std::vector<Group> all_groups() {
     for (auto& x : extended_groups()) g.push_back(x);
     for (auto& x : app_groups()) g.push_back(x);
     for (auto& x : dispatch_groups()) g.push_back(x);
+    for (auto& x : hotspot_groups()) g.push_back(x);
     return g;
 }
 
@@ -122,7 +131,7 @@ void check_group_names(const std::vector<std::string>& names) {
         if (!known) {
             std::string list;
             for (const Group& g : all) list += std::string(list.empty() ? "" : ", ") + g.name;
-            throw simt::Error({n, 0, 0}, "unknown comparison group (sets: base, extended, apps, dispatch; groups: " + list + ")");
+            throw simt::Error({n, 0, 0}, "unknown comparison group (sets: base, extended, apps, dispatch, hotspots; groups: " + list + ")");
         }
     }
 }

@@ -69,13 +69,13 @@ const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shar
                              "dram_bandwidth_gbs", "max_outstanding_per_sm",
                              "l1_sectors_per_cycle", "l1_line_per_wavefront", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
-const KeyList kSlicesKeys = {"count", "sectors_per_cycle"};
+const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "sm_map"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
 const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "row_miss_bytes", "write_row_miss_bytes",
                            "write_row_bytes", "rmw_turnaround_bytes", "mixed_write_bytes", "latency_spread_cycles",
                            "bank_service_cycles", "load_window_cycles"};
 const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_ops_per_cycle", "l1_ops_per_cycle",
-                              "shared_same_address_cycles"};
+                              "shared_same_address_cycles", "sector_cycles", "request_cycles"};
 const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read"};
 const KeyList kCarveoutKeys = {"unified_bytes", "steps_kb"};
 const KeyList kTexKeys = {"line_width", "line_height", "sector_width", "quads_per_cycle"};
@@ -227,10 +227,28 @@ std::vector<uint32_t> read_steps(const Section& s, std::string_view key) {
     return v;
 }
 
+// "0011..." -> the partition of SM 0, 1, ...: one digit per SM, each below `partitions` (a map
+// is ignored with one partition, e.g. under --set memory.l2_slices.partitions=1).
+std::vector<uint8_t> read_sm_map(const Section& s, std::string_view key, uint32_t partitions) {
+    std::vector<uint8_t> v;
+    for (char ch : s.text(key)) {
+        if (ch == ' ') continue;
+        if (ch < '0' || ch > '9' || (partitions > 1 && uint32_t(ch - '0') >= partitions))
+            s.fail_key(key, "expected one digit per SM below memory.l2_slices.partitions (" + num(partitions) +
+                                "), got '" + std::string(1, ch) + "'");
+        v.push_back(uint8_t(ch - '0'));
+    }
+    return v;
+}
+
 void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     Section sl = s.section("l2_slices", kSlicesKeys);
     m.l2_slices.count = sl.u32("count", 1, 4096);
     m.l2_slices.sectors_per_cycle = sl.number("sectors_per_cycle", 0, false, 1024);
+    if (sl.has("interleave_bytes")) m.l2_slices.interleave_bytes = sl.u32("interleave_bytes", 0, 1u << 20);
+    if (sl.has("partitions")) m.l2_slices.partitions = sl.u32("partitions", 1, 64);
+    if (sl.has("far_hit_cycles")) m.l2_slices.far_hit_cycles = sl.u32("far_hit_cycles", 0, 100000);
+    if (sl.has("sm_map")) m.l2_slices.sm_map = read_sm_map(sl, "sm_map", m.l2_slices.partitions);
     m.crossbar.sm_sectors_per_cycle = s.section("crossbar", kCrossbarKeys).number("sm_sectors_per_cycle", 0, false, 1024);
     Section d = s.section("dram", kDramKeys);
     m.dram.channels = d.u32("channels", 1, 4096);
@@ -248,8 +266,10 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     Section a = s.section("atomics", kAtomicsKeys);
     m.atomics.same_address_cycles = a.number("same_address_cycles", 0, false, 1e6);
     m.atomics.slices_per_unit = a.u32("slices_per_unit", 1, 4096);
-    m.atomics.unit_ops_per_cycle = a.number("unit_ops_per_cycle", 0, false, 1024);
+    if (a.has("unit_ops_per_cycle")) m.atomics.unit_ops_per_cycle = a.number("unit_ops_per_cycle", 0, false, 1024);
     m.atomics.l1_ops_per_cycle = a.u32("l1_ops_per_cycle", 0, 1024);
+    if (a.has("sector_cycles")) m.atomics.sector_cycles = a.number("sector_cycles", 0, false, 1e6);
+    if (a.has("request_cycles")) m.atomics.request_cycles = a.number("request_cycles", 0, false, 1e6);
     m.atomics.shared_same_address_cycles = a.u32("shared_same_address_cycles", 0, 1u << 16);
     Section st = s.section("stores", kStoresKeys);
     m.stores.partial_sector_cycles = st.number("partial_sector_cycles", 0, false, 1e6);
@@ -432,6 +452,13 @@ void check_memory_units(const Reader& r, const GpuConfig& c) {
             "memory.l2_slices.count",
             "expected a divisor of " + ref(r, "memory.l2.size_bytes", m.l2.size_bytes) +
                 " leaving whole sets in each slice; got " + num(m.l2_slices.count));
+    require(r, m.l2_slices.count % m.l2_slices.partitions == 0, "memory.l2_slices.partitions",
+            "expected a divisor of " + ref(r, "memory.l2_slices.count", m.l2_slices.count) + ", got " +
+                num(m.l2_slices.partitions));
+    const uint32_t il = m.l2_slices.interleave_bytes;
+    require(r, il == 0 || (pow2(il) && il >= m.l2.line_bytes), "memory.l2_slices.interleave_bytes",
+            "expected 0 or a power of two of at least " + ref(r, "memory.l2.line_bytes", m.l2.line_bytes) + ", got " +
+                num(il));
     require(r, m.l2_slices.count % m.atomics.slices_per_unit == 0, "memory.atomics.slices_per_unit",
             "expected a divisor of " + ref(r, "memory.l2_slices.count", m.l2_slices.count) + ", got " +
                 num(m.atomics.slices_per_unit));

@@ -103,6 +103,10 @@ struct GpuConfig {
         struct L2Slices {
             uint32_t count = 1;                 // address-hashed slices, each 1/count of memory.l2
             double sectors_per_cycle = 0;       // tag/data throughput of one slice (0: unlimited)
+            uint32_t interleave_bytes = 0;      // consecutive bytes on one slice (0: one L2 line)
+            uint32_t partitions = 1;            // L2 partitions, each caching what its SMs read (l2.hpp)
+            uint32_t far_hit_cycles = 0;        // extra latency of a read served by another partition's copy
+            std::vector<uint8_t> sm_map;        // partition of SM 0, 1, ... (beyond it: SM s in s mod partitions)
         } l2_slices;
         struct Crossbar {
             double sm_sectors_per_cycle = 0;    // sectors one SM's port carries per cycle (0: unlimited)
@@ -125,6 +129,8 @@ struct GpuConfig {
                                                 // (0: one request per sector per cycle, lanes merged)
             uint32_t slices_per_unit = 1;       // L2 slices sharing one atomic unit
             double unit_ops_per_cycle = 0;      // lane ops one atomic unit starts per cycle (0: unlimited)
+            double sector_cycles = 0;           // unit time of one sector operation (0: per-address groups, above)
+            double request_cycles = 0;          // unit time added once per line of a request (with sector_cycles)
             uint32_t l1_ops_per_cycle = 0;      // lane ops the L1TEX tag stage forwards per cycle (0: by sectors)
             uint32_t shared_same_address_cycles = 0;  // MIO cycles per extra lane on one shared word (0: off)
         } atomics;

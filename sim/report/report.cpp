@@ -225,6 +225,10 @@ void print_memory_units(std::ostream& out, const timing::MemoryStats& m) {
     if (m.l2_partial_writes)
         out << "  " << pad("partial writes", 15) << rpad(grouped(m.l2_partial_writes), 12) << " byte-masked sectors  "
             << grouped(m.dram_rmw_sectors) << " read back from DRAM before write-back\n";
+    if (m.l2_far_hits || m.l2_invalidations)
+        out << "  " << pad("L2 partitions", 15) << rpad(grouped(m.l2_far_hits), 12)
+            << " misses served by the other partition's copy  " << grouped(m.l2_invalidations)
+            << " copies invalidated by writes\n";
     if (m.tex_quads)
         out << "  " << pad("texture quads", 15) << rpad(grouped(m.tex_quads), 12) << " quads  "
             << grouped(m.tex_stage_cycles) << " TEX stage cycles\n";

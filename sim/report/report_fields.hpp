@@ -117,6 +117,8 @@ void write_report_fields(W& j, const RunInfo& run, const timing::Stats& s) {
         .field("dram_load_cycles", m.dram_load_cycles)
         .field("dram_row_misses", m.dram_row_misses)
         .field("l2_partial_writes", m.l2_partial_writes)
+        .field("l2_far_hits", m.l2_far_hits)
+        .field("l2_invalidations", m.l2_invalidations)
         .field("dram_rmw_sectors", m.dram_rmw_sectors)
         .field("atomic_lane_ops", m.atomic_lane_ops)
         .field("atomic_serial_cycles", m.atomic_serial_cycles)

@@ -47,7 +47,7 @@ inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, 
                 c.busy = c.busy * std::max(cfg.int_div_mufu_instructions, 1u);
                 c.latency = cfg.int_div_latency;
                 break;
-            case isa::Lat::L1tex: case isa::Lat::Ctrl: break;
+            case isa::Lat::L1tex: case isa::Lat::L2: case isa::Lat::Ctrl: break;
         }
         v.push_back(c);
     }

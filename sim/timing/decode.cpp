@@ -80,7 +80,7 @@ std::vector<DecodedInst> decode_program(const isa::Program& program) {
                    : d.unit == Unit::L1tex ? StallReason::LgThrottle
                    : StallReason::MathPipeThrottle;
         d.produces = oi.lat == isa::Lat::Mio ? StallReason::ShortScoreboard
-                   : oi.lat == isa::Lat::L1tex ? StallReason::LongScoreboard
+                   : oi.lat == isa::Lat::L1tex || oi.lat == isa::Lat::L2 ? StallReason::LongScoreboard
                    : StallReason::Wait;
         // Each register once (a register both read and written is checked once).
         auto check = [&](uint16_t r) {

@@ -109,6 +109,8 @@ struct MemoryStats {
     uint64_t dram_load_cycles = 0;       // the M/D/1 load term (bank conflicts below saturation)
     uint64_t dram_row_misses = 0;        // row chunks opened (DRAM activations)
     uint64_t l2_partial_writes = 0;      // store sectors written with a byte mask
+    uint64_t l2_far_hits = 0;            // read misses served by another L2 partition's copy
+    uint64_t l2_invalidations = 0;       // copies dropped in other partitions by a store or an atomic
     uint64_t dram_rmw_sectors = 0;       // partial sectors read before their write-back
     uint64_t atomic_lane_ops = 0;        // global atomic operations at the L2 atomic units
     uint64_t atomic_serial_cycles = 0;   // cycles atomic groups waited at their unit or address after their data was there

@@ -14,6 +14,14 @@
 // With same_address_cycles = 0 the lanes of one sector merge into one
 // operation and one sector takes one operation per cycle.
 //
+// Sector mode (atomics.sector_cycles > 0; the H200 config, measured by
+// calib/kernels/atomgrid.cu): the unit's ALU works on a 32 B sector at a time,
+// every word of it at once, so a request's sector costs sector_cycles plus
+// same_address_cycles for each further lane on its busiest word, and each line
+// of a request adds request_cycles once. The unit takes one sector after
+// another (a server): requests on the same words from other warps wait their
+// turn, so a hot line serialises GPU-wide without a per-address chain.
+//
 // Left out: the ALU's operation types (add, min, CAS all cost the same),
 // fire-and-forget reductions (RED: the ISA's atom returns the old value).
 #pragma once
@@ -34,7 +42,23 @@ public:
     explicit AtomicUnit(const GpuConfig& c)
         : same_(c.memory.atomics.same_address_cycles),
           latency_(c.memory.atomic_latency),
-          cost_(c.memory.atomics.unit_ops_per_cycle > 0 ? 1.0 / c.memory.atomics.unit_ops_per_cycle : 0.0) {}
+          cost_(c.memory.atomics.unit_ops_per_cycle > 0 ? 1.0 / c.memory.atomics.unit_ops_per_cycle : 0.0),
+          sector_(c.memory.atomics.sector_cycles),
+          request_(c.memory.atomics.request_cycles) {}
+
+    bool sector_mode() const { return sector_ > 0; }
+
+    // Sector mode: `lanes` lane operations in one sector, at most `busiest` of them on one word,
+    // arriving with the sector's data at `ready`; `line_first` for the first sector of its line
+    // in the request. The cycle the busiest word's last old value is back at the SM.
+    uint64_t execute_sector(uint64_t ready, uint32_t lanes, uint32_t busiest, bool line_first, MemoryStats& stats) {
+        const double chain = double(std::max(busiest, 1u) - 1) * same_;
+        const double occupy = (line_first ? request_ : 0.0) + sector_ + chain;
+        const uint64_t wait = unit_.take(ready, ++seq_, occupy);
+        stats.atomic_serial_cycles += wait;
+        stats.atomic_lane_ops += lanes;
+        return ready + wait + uint64_t(std::ceil(chain)) + latency_;
+    }
 
     // `ops` lane operations on `key` (an address), arriving at t with
     // their data at the slice at `ready`: the cycle the old value is back at the SM.
@@ -62,7 +86,7 @@ private:
 
     double same_;
     uint32_t latency_;
-    double cost_;
+    double cost_, sector_, request_;
     RateServer unit_;
     uint64_t seq_ = 0;
     std::unordered_map<uint64_t, double> free_;  // address -> cycle its next operation may start

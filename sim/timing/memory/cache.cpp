@@ -54,6 +54,34 @@ bool SectorCache::present(uint64_t sector) const {
     return i >= 0 && (ways_[i].valid >> (sector % spl_) & 1);
 }
 
+uint64_t SectorCache::full_at(uint64_t sector) const {
+    int64_t i = find(sector / spl_);
+    if (i < 0) return ~0ull;
+    const Way& way = ways_[i];
+    const uint32_t bit = 1u << (sector % spl_);
+    if (!(way.valid & bit) || (way.partial & bit)) return ~0ull;
+    return fill_[uint64_t(i) * spl_ + sector % spl_];
+}
+
+Eviction SectorCache::invalidate(uint64_t sector) {
+    Eviction ev;
+    int64_t i = find(sector / spl_);
+    if (i < 0) return ev;
+    Way& way = ways_[i];
+    const uint32_t bit = 1u << (sector % spl_);
+    if (!(way.valid & bit)) return ev;
+    if (way.dirty & bit) {
+        ev.line = way.line;
+        ev.dirty = bit;
+        ev.partial = way.partial & bit;
+    }
+    way.valid &= ~bit;
+    way.dirty &= ~bit;
+    way.partial &= ~bit;
+    way.prefetched &= ~bit;
+    return ev;
+}
+
 Eviction SectorCache::fill(uint64_t sector, uint64_t fill_time, bool dirty, bool partial, bool prefetched) {
     uint64_t line = sector / spl_;
     uint32_t s = uint32_t(sector % spl_);

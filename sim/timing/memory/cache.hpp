@@ -49,6 +49,10 @@ public:
     // `prefetched` as not asked for. Returns what was evicted.
     Eviction fill(uint64_t sector, uint64_t fill_time, bool dirty, bool partial = false, bool prefetched = false);
     bool present(uint64_t sector) const;
+    // Present with all its bytes (not partial), without touching LRU: its fill time, or ~0 when not.
+    uint64_t full_at(uint64_t sector) const;
+    // Drops the sector (another partition wrote it); returns it as an eviction when it was dirty.
+    Eviction invalidate(uint64_t sector);
     uint32_t sectors_per_line() const { return spl_; }
     uint64_t lines() const { return ways_.size(); }
 

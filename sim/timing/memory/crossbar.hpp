@@ -1,15 +1,21 @@
 // crossbar.hpp: the interconnect between the SMs' L1s and the L2 slices.
 //
-// Address map: a 128 B L2 line goes to slice (line mod S + h(line / S)) mod S,
-// with S slices and h a bit mix: consecutive lines spread over all slices and
-// each group of S consecutive lines uses every slice once (a permutation), so a
-// slice's own line index is line / S. Bandwidth: each SM has a port that carries
+// Address map: lines come in groups of l2_slices.interleave_bytes (one line
+// by default; 512 B on the H200, where 8 consecutive lines of atomics run on 2
+// units, calib/kernels/atomgrid.cu); group g goes to slice (g mod S + h(g / S))
+// mod S, with S slices and h a bit mix: consecutive groups spread over all
+// slices and each run of S consecutive groups uses every slice once (a
+// permutation), so a slice's own line index is (g / S) * lines per group + the
+// line's place in its group. Bandwidth: each SM has a port that carries
 // crossbar.sm_sectors_per_cycle sectors per cycle (loads' misses, stores and
 // atomics alike); its queueing is per request (server.hpp). The slices' own
 // throughput is in l2_slice.hpp. The crossbar's latency is part of the
 // end-to-end memory.l2.hit_latency.
 //
-// Left out: near/far L2 partitions (one hit latency), the response direction
+// With L2 partitions (l2.hpp) the map spreads lines over one partition's
+// slices; every partition uses the same map.
+//
+// Left out: the response direction
 // (each request sector returns one sector, so the request port bounds both).
 #pragma once
 
@@ -24,19 +30,28 @@ namespace simt::timing {
 class Crossbar {
 public:
     explicit Crossbar(const GpuConfig& c)
-        : slices_(std::max(c.memory.l2_slices.count, 1u)),
+        : slices_(std::max(c.memory.l2_slices.count / std::max(c.memory.l2_slices.partitions, 1u), 1u)),
           cost_(c.memory.crossbar.sm_sectors_per_cycle > 0 ? 1.0 / c.memory.crossbar.sm_sectors_per_cycle : 0.0),
+          group_(std::max<uint64_t>(1, c.memory.l2_slices.interleave_bytes / std::max(c.memory.l2.line_bytes, 1u))),
           ports_(std::max(c.sm.count, 1u)) {}
 
     uint32_t slice_of(uint64_t line) const {
         if (slices_ == 1) return 0;
-        return uint32_t((line % slices_ + mix_bits(line / slices_) % slices_) % slices_);
+        const uint64_t g = line / group_;
+        return uint32_t((g % slices_ + mix_bits(g / slices_) % slices_) % slices_);
+    }
+    uint64_t group_of(uint64_t line) const { return line / group_; }
+    // The slice's own index of a line (its place among the lines that slice holds).
+    uint64_t local_of(uint64_t line) const {
+        if (slices_ == 1) return line;
+        return (line / group_ / slices_) * group_ + line % group_;
     }
     // The global line of a slice's own line index (the inverse of the map).
     uint64_t line_of(uint32_t slice, uint64_t local) const {
         if (slices_ == 1) return local;
-        uint64_t h = mix_bits(local) % slices_;
-        return local * slices_ + (slice + slices_ - h) % slices_;
+        const uint64_t run = local / group_;
+        const uint64_t h = mix_bits(run) % slices_;
+        return (run * slices_ + (slice + slices_ - h) % slices_) * group_ + local % group_;
     }
     // Queueing delay of one sector of request `req` sent by SM `sm` at t.
     uint64_t send(uint32_t sm, uint64_t t, uint64_t req) { return ports_[sm].take(t, req, cost_); }
@@ -45,6 +60,7 @@ public:
 private:
     uint32_t slices_;
     double cost_;
+    uint64_t group_;  // lines per interleave group
     std::vector<RateServer> ports_;
 };
 

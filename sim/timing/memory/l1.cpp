@@ -42,14 +42,16 @@ uint64_t L1Tex::track(uint64_t done) {
     return done;
 }
 
-uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency) {
+uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency, bool l2_only) {
     ++kind.requests;
     kind.sectors += s.count;
     uint64_t start = tag_stage(t, wavefronts(s));
     uint64_t done = start + hit_latency_;
     for (uint32_t i = 0; i < s.count; ++i) {
         uint64_t fill_time = 0, ready;
-        if (cache_.probe(s.sector[i], fill_time)) {
+        if (l2_only) {
+            ready = l2_.read(sm_, start, s.sector[i]);
+        } else if (cache_.probe(s.sector[i], fill_time)) {
             ++stats_.l1_hit_sectors;
             ready = std::max(start + hit_latency_, fill_time);
         } else {
@@ -83,6 +85,7 @@ uint64_t L1Tex::atomic(uint64_t t, const SectorList& s, const AtomicGroups& g, A
                                             : wavefronts(s);
     uint64_t start = tag_stage(t, passes);
     uint64_t done = start + 1;
+    if (l2_.atomic_sector_mode()) return track(atomic_sectors(start, g));
     if (!per_address_) {
         for (uint32_t i = 0; i < s.count; ++i)
             done = std::max(done, l2_.atomic(sm_, start, s.sector[i], s.sector[i] * sector_bytes_, 1));
@@ -94,6 +97,25 @@ uint64_t L1Tex::atomic(uint64_t t, const SectorList& s, const AtomicGroups& g, A
         done = std::max(done, l2_.atomic(sm_, start, sector, g.addr[i], g.lanes[i], first));
     }
     return track(done);
+}
+
+// Sector mode: the groups (sorted by address) of each sector go to the L2 as one operation
+// with their lane count and the lanes on the busiest word.
+uint64_t L1Tex::atomic_sectors(uint64_t start, const AtomicGroups& g) {
+    uint64_t done = start + 1;
+    uint64_t line = ~uint64_t(0);
+    for (uint32_t i = 0; i < g.count;) {
+        const uint64_t sector = g.addr[i] / sector_bytes_;
+        uint32_t lanes = 0, busiest = 0;
+        for (; i < g.count && g.addr[i] / sector_bytes_ == sector; ++i) {
+            lanes += g.lanes[i];
+            busiest = std::max<uint32_t>(busiest, g.lanes[i]);
+        }
+        const bool line_first = sector / spl_ != line;
+        line = sector / spl_;
+        done = std::max(done, l2_.atomic_sector(sm_, start, sector, lanes, busiest, line_first));
+    }
+    return done;
 }
 
 }  // namespace simt::timing

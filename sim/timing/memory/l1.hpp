@@ -43,7 +43,9 @@ public:
     uint64_t accepts_at(uint64_t t) const;
 
     // Each returns the completion cycle of the request issued at t.
-    uint64_t load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency = 0);
+    // `l2_only`: a .cg load, which neither looks up nor fills the L1.
+    uint64_t load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency = 0,
+                  bool l2_only = false);
     // `partial`: bit i set when sector i of s is written with a byte mask.
     uint64_t store(uint64_t t, const SectorList& s, uint64_t partial, AccessStats& kind);
     uint64_t atomic(uint64_t t, const SectorList& s, const AtomicGroups& g, AccessStats& kind);
@@ -52,6 +54,7 @@ public:
     uint64_t tag_free() const { return tag_free_; }
 
 private:
+    uint64_t atomic_sectors(uint64_t start, const AtomicGroups& g);
     uint64_t tag_stage(uint64_t t, uint32_t wavefronts);  // returns the start cycle
     // Tag-stage cycles of a request: its sectors at l1_sectors_per_cycle, and at least one cycle
     // per distinct line with l1_line_per_wavefront (a request to 32 lines takes 32 wavefronts).

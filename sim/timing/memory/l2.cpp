@@ -11,18 +11,24 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
       dram_(c, stats),
       spl_(std::max(1u, c.memory.l2.line_bytes / std::max(1u, c.memory.sector_bytes))),
       slices_per_unit_(std::max(1u, c.memory.atomics.slices_per_unit)),
+      parts_(std::max(1u, c.memory.l2_slices.partitions)),
+      per_part_(xbar_.slices()),
+      far_cycles_(c.memory.l2_slices.far_hit_cycles),
+      hit_latency_(c.memory.l2.hit_latency),
+      sm_map_(c.memory.l2_slices.sm_map),
       slice_cost_(c.memory.l2_slices.sectors_per_cycle > 0 ? 1.0 / c.memory.l2_slices.sectors_per_cycle : 0.0),
       partial_cost_(c.memory.stores.partial_sector_cycles) {
-    slices_.reserve(xbar_.slices());
-    for (uint32_t i = 0; i < xbar_.slices(); ++i) slices_.emplace_back(c, i, xbar_, dram_, stats);
-    atomics_.assign(std::max(1u, xbar_.slices() / slices_per_unit_), AtomicUnit(c));
+    const uint32_t n = per_part_ * parts_;
+    slices_.reserve(n);
+    for (uint32_t i = 0; i < n; ++i) slices_.emplace_back(c, i % per_part_, xbar_, dram_, stats);
+    atomics_.assign(std::max(1u, n / slices_per_unit_), AtomicUnit(c));
 }
 
 L2Slice& L2::route(uint32_t sm, uint64_t t, uint64_t sector, double extra, uint64_t& local, uint64_t& at,
-                   bool charge) {
+                   bool charge, uint32_t part) {
     uint64_t line = sector / spl_;
-    uint32_t s = xbar_.slice_of(line);
-    local = (line / xbar_.slices()) * spl_ + sector % spl_;
+    uint32_t s = part * per_part_ + xbar_.slice_of(line);
+    local = xbar_.local_of(line) * spl_ + sector % spl_;
     uint64_t port = charge ? xbar_.send(sm, t, request_) : 0;
     stats_.xbar_queue_cycles += port;
     L2Slice& slice = slices_[s];
@@ -30,23 +36,74 @@ L2Slice& L2::route(uint32_t sm, uint64_t t, uint64_t sector, double extra, uint6
     return slice;
 }
 
+uint32_t L2::home(uint64_t sector) const {
+    return parts_ > 1 ? uint32_t(mix_bits(xbar_.group_of(sector / spl_) ^ 0x5bd1e995u) % parts_) : 0;
+}
+
+uint64_t L2::far_copy(const L2Slice& near, uint64_t local, uint64_t at) {
+    const size_t offset = size_t(&near - slices_.data()) % per_part_, own = size_t(&near - slices_.data());
+    for (uint32_t q = 0; q < parts_; ++q) {
+        L2Slice& far = slices_[q * per_part_ + offset];
+        if (size_t(&far - slices_.data()) == own) continue;
+        const uint64_t fill = far.copy_at(local);
+        if (fill == ~0ull) continue;
+        const uint64_t start = far.enter(at, request_, slice_cost_);
+        return std::max(start + hit_latency_, fill) + far_cycles_;
+    }
+    return 0;
+}
+
+void L2::invalidate_others(L2Slice& keep, uint64_t local, uint64_t at) {
+    if (parts_ == 1) return;
+    if (keep.copy_at(local) == ~0ull)  // the partition that writes takes the current data along
+        if (uint64_t ready = far_copy(keep, local, at)) keep.take_copy(at, local, ready);
+    const size_t offset = size_t(&keep - slices_.data()) % per_part_, own = size_t(&keep - slices_.data());
+    for (uint32_t q = 0; q < parts_; ++q) {
+        const size_t i = q * per_part_ + offset;
+        if (i != own && slices_[i].drop(at, local)) ++stats_.l2_invalidations;
+    }
+}
+
 uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector) {
     uint64_t local = 0, at = 0;
-    L2Slice& slice = route(sm, t, sector, 0.0, local, at);
+    L2Slice& slice = route(sm, t, sector, 0.0, local, at, true, near(sm));
+    if (parts_ > 1 && slice.copy_at(local) == ~0ull) {
+        if (uint64_t ready = far_copy(slice, local, at)) {
+            slice.take_copy(at, local, ready);
+            ++stats_.l2_far_hits;
+            ++stats_.l2_hit_sectors;
+            return ready;
+        }
+    }
     return slice.read(at, local, sector, request_);
 }
 
 uint64_t L2::write(uint32_t sm, uint64_t t, uint64_t sector, bool partial) {
     uint64_t local = 0, at = 0;
-    L2Slice& slice = route(sm, t, sector, partial ? partial_cost_ : 0.0, local, at);
+    L2Slice& slice = route(sm, t, sector, partial ? partial_cost_ : 0.0, local, at, true, near(sm));
+    invalidate_others(slice, local, at);
     return slice.write(at, local, partial);
+}
+
+AtomicUnit& L2::unit_of(const L2Slice& slice) {
+    return atomics_[std::min<size_t>((&slice - slices_.data()) / slices_per_unit_, atomics_.size() - 1)];
 }
 
 uint64_t L2::atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops, bool first) {
     uint64_t local = 0, at = 0;
-    L2Slice& slice = route(sm, t, sector, 0.0, local, at, first);
-    AtomicUnit& unit = atomics_[std::min<size_t>((&slice - slices_.data()) / slices_per_unit_, atomics_.size() - 1)];
-    return slice.atomic(at, local, sector, addr, ops, request_, unit);
+    L2Slice& slice = route(sm, t, sector, 0.0, local, at, first, home(sector));
+    if (first) invalidate_others(slice, local, at);
+    uint64_t ready = slice.atomic_data(at, local, sector, request_);
+    return unit_of(slice).execute(at, ready, addr, ops, stats_);
+}
+
+uint64_t L2::atomic_sector(uint32_t sm, uint64_t t, uint64_t sector, uint32_t lanes, uint32_t busiest,
+                           bool line_first) {
+    uint64_t local = 0, at = 0;
+    L2Slice& slice = route(sm, t, sector, 0.0, local, at, true, home(sector));
+    invalidate_others(slice, local, at);
+    uint64_t ready = slice.atomic_data(at, local, sector, request_);
+    return unit_of(slice).execute_sector(ready, lanes, busiest, line_first, stats_);
 }
 
 }  // namespace simt::timing

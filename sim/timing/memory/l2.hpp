@@ -8,7 +8,20 @@
 // An unloaded L2 hit costs exactly l2.hit_latency and an unloaded miss
 // dram_latency, as before the units existed.
 //
-// Left out: near/far partitions, the response network as a separate resource.
+// Partitions (l2_slices.partitions > 1; the H200 has two, calib/kernels/l2cap.cu):
+// the slices are split evenly and SM s reads through partition s mod P, which
+// keeps a copy of what its SMs read ("each L2 partition localizes and caches data
+// for memory accesses from SMs in the GPCs directly connected to the partition",
+// NVIDIA A100 whitepaper). A read that misses its partition takes another
+// partition's full copy when there is one (l2_slices.far_hit_cycles later than a
+// hit) and DRAM otherwise. Data read from both sides is held twice, so a shared
+// random footprint sees half the L2 and a private one all of it. Stores write to
+// their SM's partition and atomics to the line's home partition (a hash of its
+// address); either drops the copies in the other partitions (written back first
+// when dirty), so a copy is never stale.
+//
+// Left out: the response network as a separate resource, the SM-to-partition
+// map of real GPC floorsweeping (SMs alternate here).
 #pragma once
 
 #include "sim/config/config.hpp"
@@ -31,20 +44,35 @@ public:
     // `ops` lane operations on the word at `addr` (in `sector`); `first` when it is the
     // request's first group in that sector (the sector crosses the crossbar and the slice once).
     uint64_t atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops, bool first = true);
+    // Sector mode (atomics.sector_cycles): `lanes` lane ops in `sector`, `busiest` on its busiest word;
+    // `line_first` for the request's first sector in that line.
+    uint64_t atomic_sector(uint32_t sm, uint64_t t, uint64_t sector, uint32_t lanes, uint32_t busiest, bool line_first);
+    bool atomic_sector_mode() const { return atomics_.front().sector_mode(); }
     const Dram& dram() const { return dram_; }
 
 private:
     // Through the SM's port into the slice of `sector`: the slice, its own sector index and the arrival.
     // `charge`: the sector occupies the port and the slice (false: it already did in this request).
     L2Slice& route(uint32_t sm, uint64_t t, uint64_t sector, double extra, uint64_t& local, uint64_t& at,
-                   bool charge = true);
+                   bool charge, uint32_t part);
+    uint32_t near(uint32_t sm) const {
+        if (parts_ == 1) return 0;
+        return sm < sm_map_.size() ? sm_map_[sm] : sm % parts_;
+    }
+    uint32_t home(uint64_t sector) const;
+    // Partitions: when another partition holds a full copy of the sector, the cycle it is back
+    // (0: none); and dropping the copies outside partition `keep`.
+    uint64_t far_copy(const L2Slice& near, uint64_t local, uint64_t at);
+    void invalidate_others(L2Slice& keep, uint64_t local, uint64_t at);
+    AtomicUnit& unit_of(const L2Slice& slice);
 
     MemoryStats& stats_;
     Crossbar xbar_;
     Dram dram_;
     std::vector<L2Slice> slices_;
     std::vector<AtomicUnit> atomics_;  // one per atomics.slices_per_unit slices
-    uint32_t spl_, slices_per_unit_;
+    uint32_t spl_, slices_per_unit_, parts_, per_part_, far_cycles_, hit_latency_;
+    std::vector<uint8_t> sm_map_;
     double slice_cost_, partial_cost_;
     uint64_t request_ = 0;
 };

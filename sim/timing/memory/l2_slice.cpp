@@ -97,12 +97,17 @@ uint64_t L2Slice::write(uint64_t at, uint64_t local, bool partial) {
     return std::max(ack, evicted);
 }
 
-uint64_t L2Slice::atomic(uint64_t at, uint64_t local, uint64_t global, uint64_t key, uint32_t ops, uint64_t req,
-                         AtomicUnit& unit) {
+bool L2Slice::drop(uint64_t at, uint64_t local) {
+    if (!cache_.present(local)) return false;
+    Eviction ev = cache_.invalidate(local);
+    if (ev.dirty) write_back(at, ev);
+    return true;
+}
+
+uint64_t L2Slice::atomic_data(uint64_t at, uint64_t local, uint64_t global, uint64_t req) {
     uint64_t ready = read(at, local, global, req);  // the sector's data at the slice
-    uint64_t done = unit.execute(at, ready, key, ops, stats_);
-    fill(at, local, ready, true, false, false);  // present now: marks it dirty, evicts nothing
-    return done;
+    fill(at, local, ready, true, false, false);     // present now: marks it dirty, evicts nothing
+    return ready;
 }
 
 }  // namespace simt::timing

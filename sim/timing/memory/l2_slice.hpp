@@ -36,9 +36,15 @@ public:
     uint64_t enter(uint64_t t, uint64_t req, double cost);
     uint64_t read(uint64_t at, uint64_t local, uint64_t global, uint64_t req);  // data back at the SM
     uint64_t write(uint64_t at, uint64_t local, bool partial);                   // the ack
-    // At `unit` (the atomic unit this slice shares): the cycle the old value is back.
-    uint64_t atomic(uint64_t at, uint64_t local, uint64_t global, uint64_t key, uint32_t ops, uint64_t req,
-                    AtomicUnit& unit);
+    // An atomic's sector: the cycle its data is at the slice (read, or fetched on a miss), after
+    // which the sector is present and dirty. The atomic unit (atomic_unit.hpp) takes it from there.
+    uint64_t atomic_data(uint64_t at, uint64_t local, uint64_t global, uint64_t req);
+    // Partitions (l2.hpp): the fill time of a full copy of the sector here (~0: none), a copy
+    // taken from another partition (ready at `ready`), and dropping the copy a write elsewhere
+    // made stale (its dirty bytes written back).
+    uint64_t copy_at(uint64_t local) const { return cache_.full_at(local); }
+    void take_copy(uint64_t at, uint64_t local, uint64_t ready) { fill(at, local, ready, false, false, false); }
+    bool drop(uint64_t at, uint64_t local);
 
 private:
     // Each returns the cycle the evicted dirty data is written to DRAM (t when none).

@@ -13,7 +13,7 @@ Lsu::Lsu(uint32_t sm, Context& ctx)
       layout_(ctx.cfg.memory) {}
 
 uint64_t Lsu::access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
-    if (d.lat == isa::Lat::L1tex) return l1tex(d, dyn, t);
+    if (d.lat == isa::Lat::L1tex || d.lat == isa::Lat::L2) return l1tex(d, dyn, t);
     if (d.lat == isa::Lat::Mio) return mio(d, dyn, t);
     return t + 1;
 }
@@ -25,7 +25,7 @@ uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) 
     if (d.mem == MemKind::Tex) return texture(dyn, t);
     coalesce(dyn.exec, dyn.addr, d.bytes, sb, s);
     switch (d.mem) {
-        case MemKind::GlobalLoad: return l1_.load(t, s, ms.global_load);
+        case MemKind::GlobalLoad: return l1_.load(t, s, ms.global_load, 0, d.lat == isa::Lat::L2);
         case MemKind::LocalLoad: return l1_.load(t, s, ms.local_load);
         case MemKind::GlobalStore:
             return l1_.store(t, s, partial_sectors(dyn.exec, dyn.addr, d.bytes, sb, s), ms.global_store);

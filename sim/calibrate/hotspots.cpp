@@ -1,0 +1,77 @@
+// hotspots.cpp: the twins of the hot-line atomics grid and the L2 capacity sweep
+// (calib/kernels/atomgrid.cu and l2cap.cu; results in calib/results/l2atom/calib_h200_l2atom.csv).
+// atomgrid: lane operations per clock GPU-wide for every SM sending reductions whose lanes spread
+// over `lpr` lines per instruction and hit distinct, the same or hashed words of `hot` lines; the
+// rate is the difference of K = 8 and 16 per thread. l2cap: sectors per clock of random 4 B reads
+// over F MB, shared by all SMs or private to each, the time of a warm pass (2 passes minus 1).
+#include "sim/calibrate/comparisons.hpp"
+
+#include <bit>
+
+namespace simt::calib {
+namespace {
+
+using simt::timing::Stats;
+
+double pass_delta(Context& c, Trace& t, const std::string& knob, uint64_t a, uint64_t b, Uniforms u, Stats* s2) {
+    u.push_back(knob + "=" + std::to_string(a));
+    const Stats s1 = t.run(c.h200(), u);
+    u.back() = knob + "=" + std::to_string(b);
+    *s2 = t.run(c.h200(), u);
+    return double(s2->cycles) - double(s1.cycles);
+}
+
+struct Grid {
+    const char* hot;  // "hot1", "hot8", "hot64", "spread"
+    uint32_t hot_lines, lpr;
+    int words;  // 0 distinct, 1 same, 2 random
+};
+
+const char* word_name(int w) { return w == 0 ? "distinct" : w == 1 ? "same" : "random"; }
+
+void atomgrid(Context& c) {
+    const Grid grid[] = {{"hot1", 1, 1, 0},       {"hot1", 1, 1, 1},      {"hot1", 1, 1, 2},
+                         {"hot8", 8, 1, 0},       {"hot8", 8, 1, 1},      {"hot8", 8, 1, 2},
+                         {"hot8", 8, 8, 0},       {"hot8", 8, 8, 1},      {"hot8", 8, 8, 2},
+                         {"hot64", 64, 1, 0},     {"hot64", 64, 1, 1},    {"hot64", 64, 1, 2},
+                         {"hot64", 64, 8, 0},     {"hot64", 64, 8, 1},    {"hot64", 64, 8, 2},
+                         {"hot64", 64, 32, 0},    {"spread", 1u << 20, 1, 0}, {"spread", 1u << 20, 1, 1},
+                         {"spread", 1u << 20, 1, 2}, {"spread", 1u << 20, 8, 0}, {"spread", 1u << 20, 32, 0}};
+    std::optional<Trace> t;
+    for (const Grid& g : grid) {
+        const std::string k = std::string("atomgrid_red_all_") + g.hot + "_lpr" + std::to_string(g.lpr) + "_" +
+                              word_name(g.words);
+        if (!c.wants(k)) continue;
+        if (!t) t.emplace(c.trace("atomgrid"));
+        const Uniforms u = {"words=" + std::to_string(g.words), "lpr=" + std::to_string(g.lpr),
+                            "lpr_mask=" + std::to_string(g.lpr - 1),
+                            "lpr_shift=" + std::to_string(std::countr_zero(g.lpr)),
+                            "hot_mask=" + std::to_string(g.hot_lines - 1)};
+        Stats s;
+        const double d = pass_delta(c, *t, "K", 8, 16, u, &s);
+        c.add("atomgrid", k, "atomics_per_clk", 264.0 * 1024 * 8 / d, "1/clk");
+    }
+}
+
+void l2cap(Context& c) {
+    std::optional<Trace> t;
+    for (const char* mode : {"random", "private"})
+        for (uint32_t mb : {16u, 32u, 48u, 64u, 96u}) {
+            const std::string k = std::string("l2cap_") + mode + "_" + std::to_string(mb) + "MB";
+            if (!c.wants(k)) continue;
+            if (!t) t.emplace(c.trace("l2cap"));
+            const bool priv = mode[0] == 'p';
+            const uint32_t sectors = mb * 32768u;
+            const Uniforms u = {"priv=" + std::to_string(priv ? 1 : 0),
+                                "span=" + std::to_string(priv ? sectors / 132 : sectors)};
+            Stats s;
+            const double d = pass_delta(c, *t, "passes", 1, 2, u, &s);
+            c.add("l2cap", k, "sectors_per_clk", 1056.0 * 256 * 16 / d, "1/clk");
+        }
+}
+
+}  // namespace
+
+std::vector<Group> hotspot_groups() { return {{"atomgrid", "hotspots", atomgrid}, {"l2cap", "hotspots", l2cap}}; }
+
+}  // namespace simt::calib
