@@ -64,7 +64,8 @@ GpuConfig h200(Uniforms sets = {}) { return simt::load_config(source("configs/h2
 // slices' throughput (0.785 sectors per cycle each) as one slice.
 GpuConfig h200_one_sm_memory() {
     return h200({"sm.count=1", "memory.dram_bandwidth_gbs=" + std::to_string(4800.0 / 132), "memory.dram.channels=1",
-                 "memory.l2_slices.count=1", "memory.l2_slices.sectors_per_cycle=" + std::to_string(96 * 0.785 / 132),
+                 "memory.l2_slices.count=1", "memory.l2_slices.partitions=1",
+                 "memory.l2_slices.sectors_per_cycle=" + std::to_string(96 * 0.785 / 132),
                  "memory.atomics.slices_per_unit=1"});
 }
 
@@ -264,6 +265,55 @@ TEST_CASE("validation: RTX 4060 seed: stripes narrower than a 4 x 8 warp tile co
     CHECK(cost(2, 31) == Approx(1.0).epsilon(kTol));  // vertical stripes 4 px: one per tile column
     CHECK(cost(31, 2) == Approx(2.0).epsilon(kTol));  // horizontal stripes 4 px
     CHECK(cost(31, 3) == Approx(1.0).epsilon(kTol));  // horizontal stripes 8 px: one per tile row
+}
+
+// calib/results/l2atom/calib_h200_l2atom.csv as kernel,parameter -> value.
+std::map<std::string, double> read_l2atom() {
+    std::map<std::string, double> rows;
+    io::CSVReader<5, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>> csv(
+        source("calib/results/l2atom/calib_h200_l2atom.csv"));
+    csv.read_header(io::ignore_extra_column, "kernel", "parameter", "value", "unit", "notes");
+    std::string kernel, param, unit, notes;
+    double value = 0;
+    while (csv.read_row(kernel, param, value, unit, notes)) rows[kernel + "," + param] = value;
+    return rows;
+}
+
+TEST_CASE("validation: reductions on one and on 8 hot lines (a 256-bin histogram) run at the H200's rates (5%)",
+          "[validation]") {
+    // [CALIB-ATOM-2026] atomgrid, every SM: lanes over `lpr` lines of `hot`, distinct (0) or the same (1) words.
+    const auto rows = read_l2atom();
+    const GpuConfig config = h200();
+    Trace t("atomgrid");
+    struct P {
+        const char* name;
+        uint32_t hot, lpr;
+        int words;
+    };
+    for (const P& p : {P{"hot1_lpr1_distinct", 1, 1, 0}, P{"hot1_lpr1_same", 1, 1, 1}, P{"hot8_lpr8_distinct", 8, 8, 0},
+                       P{"hot8_lpr8_same", 8, 8, 1}}) {
+        const Uniforms u = {"words=" + std::to_string(p.words), "lpr=" + std::to_string(p.lpr),
+                            "lpr_mask=" + std::to_string(p.lpr - 1), "lpr_shift=" + std::to_string(p.lpr == 8 ? 3 : 0),
+                            "hot_mask=" + std::to_string(p.hot - 1)};
+        const double per_k = t.per_step(config, "K", 8, 16, u);
+        const double rate = 264.0 * 1024 / per_k;
+        INFO(p.name << ": " << rate << " lane ops per clock");
+        CHECK(rate == Approx(hw(rows, std::string("atomgrid_red_all_") + p.name, "atomics_per_clk")).epsilon(kTol));
+    }
+}
+
+TEST_CASE("validation: random reads shared by every SM fit L2 at 16 MB and fall to the H200's rate at 48 MB (5%)",
+          "[validation]") {
+    // [CALIB-L2-2026] l2cap: each partition holds its own copy of what its SMs read.
+    const auto rows = read_l2atom();
+    const GpuConfig config = h200();
+    Trace t("l2cap");
+    for (uint32_t mb : {16u, 48u}) {
+        const double per_pass = t.per_step(config, "passes", 1, 2, {"span=" + std::to_string(mb * 32768u)});
+        const double rate = 1056.0 * 256 * 16 / per_pass;
+        INFO(mb << " MB: " << rate << " sectors per clock");
+        CHECK(rate == Approx(hw(rows, "l2cap_random_" + std::to_string(mb) + "MB", "sectors_per_clk")).epsilon(kTol));
+    }
 }
 
 TEST_CASE("validation: the H200 hands out a block every 0.6 ns; blocks of 1024 threads wait for a slot (5%)", "[validation]") {
