@@ -421,3 +421,17 @@ TEST_CASE("memory units: ld.global.cg neither looks up nor fills the L1", "[timi
         CHECK(rec.issue_cycles(0, 3).at(0) == again + second);
     }
 }
+
+TEST_CASE("memory units: a request's missing lines leave L1 16 at a time", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.l1_miss_lines_per_pass = 16;
+    c.memory.l1_miss_pass_cycles = 100;
+    Recorder rec;
+    run(kGather, c, {true, &rec, {}});
+    // Warp 0's ld at 8 misses 32 lines: lines 1-16 leave at 8, lines 17-32 at 108; DRAM 500.
+    CHECK(fadd_cycle(rec, 0) == 8 + 100 + 500);
+    c.memory.l1_miss_lines_per_pass = 32;  // all in one pass: as without the limit
+    Recorder one;
+    run(kGather, c, {true, &one, {}});
+    CHECK(fadd_cycle(one, 0) == 508);
+}

@@ -2,8 +2,8 @@
 // One warp on one SM chases a random ring (buf[i] = next index, a random permutation of lines):
 //  - single: lane 0 loads one line per hop; clock64() around each hop (load + first use) gives the
 //    latency of every access: percentiles, mean.
-//  - gather32: every lane chases its own ring position (32 distinct random lines per hop); each hop
-//    waits for the slowest lane: the mean hop time against single's mean is the cost of the spread.
+//  - gatherN (N = 2 .. 32): lanes 0..N-1 chase their own ring positions (N distinct random lines per
+//    hop); each hop waits for the slowest lane: against single's mean, the cost of N lines.
 // Spans: 16 MB warmed in L2 (ld.cg), 1 GB cold lines (each line visited once: DRAM).
 // Leaves out: load from other SMs (an idle GPU: this is the unloaded spread).
 #include "common.cuh"
@@ -62,8 +62,9 @@ int main() {
   CK(cudaMalloc(&out, hops * sizeof(long long)));
   CK(cudaMemcpy(buf, h.data(), bytes, cudaMemcpyHostToDevice));
   std::vector<long long> r(hops);
-  for (int lanes : {1, 32}) {
-    const char* name = lanes == 1 ? "lat_single" : "lat_gather32";
+  for (int lanes : {1, 2, 4, 8, 16, 32}) {
+    std::string nm = lanes == 1 ? std::string("lat_single") : fmt("lat_gather%d", lanes);
+    const char* name = nm.c_str();
     // DRAM: a fresh part of the ring each time (cold lines).
     chase_dist<<<1, 32>>>(buf, unsigned(perm[12345] * 32), hops, lanes, out);
     CK(cudaDeviceSynchronize());

@@ -17,6 +17,8 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       atomic_ops_per_cycle_(c.memory.atomics.l1_ops_per_cycle),
       per_address_(c.memory.atomics.same_address_cycles > 0),
       line_per_wavefront_(c.memory.l1_line_per_wavefront),
+      miss_lines_per_pass_(c.memory.l1_miss_lines_per_pass),
+      miss_pass_cycles_(c.memory.l1_miss_pass_cycles),
       spl_(std::max(1u, l1.line_bytes / std::max(c.memory.sector_bytes, 1u))) {
     std::vector<uint64_t> storage;
     storage.reserve(cap_ + 1);
@@ -47,16 +49,17 @@ uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_
     kind.sectors += s.count;
     uint64_t start = tag_stage(t, wavefronts(s));
     uint64_t done = start + hit_latency_;
+    MissPasses passes{miss_lines_per_pass_, miss_pass_cycles_};
     for (uint32_t i = 0; i < s.count; ++i) {
         uint64_t fill_time = 0, ready;
         if (l2_only) {
-            ready = l2_.read(sm_, start, s.sector[i]);
+            ready = l2_.read(sm_, start + passes.delay(s.sector[i] / spl_), s.sector[i]);
         } else if (cache_.probe(s.sector[i], fill_time)) {
             ++stats_.l1_hit_sectors;
             ready = std::max(start + hit_latency_, fill_time);
         } else {
             ++stats_.l1_miss_sectors;
-            ready = l2_.read(sm_, start, s.sector[i]);
+            ready = l2_.read(sm_, start + passes.delay(s.sector[i] / spl_), s.sector[i]);
             cache_.fill(s.sector[i], ready, false);
         }
         done = std::max(done, ready);

@@ -30,6 +30,21 @@
 
 namespace simt::timing {
 
+// The passes of one request's L2 misses: the first `per_pass` distinct missing lines leave at once,
+// each further group of `per_pass` lines `gap` cycles after the previous (the H200: a warp's
+// gather of 32 L2-resident lines costs 515 cycles, of 16 lines 383, calib/kernels/latdist.cu).
+struct MissPasses {
+    uint32_t per_pass, gap;
+    uint64_t last_line = ~uint64_t(0);
+    uint32_t lines = 0;
+    // Delay of a missing sector of `line` (sectors come sorted, so a line's sectors are adjacent).
+    uint64_t delay(uint64_t line) {
+        if (!per_pass) return 0;
+        if (line != last_line) ++lines, last_line = line;
+        return uint64_t((lines - 1) / per_pass) * gap;
+    }
+};
+
 class L1Tex {
 public:
     L1Tex(const GpuConfig& config, const CacheSpec& l1, uint32_t sm, L2& l2, MemoryStats& stats);
@@ -73,6 +88,7 @@ private:
     uint32_t sm_, sector_bytes_, hit_latency_, sectors_per_cycle_, cap_, atomic_ops_per_cycle_;
     bool per_address_;  // atomics.same_address_cycles > 0: lanes grouped by address
     bool line_per_wavefront_;  // memory.l1_line_per_wavefront
+    uint32_t miss_lines_per_pass_, miss_pass_cycles_;  // memory.l1_miss_lines_per_pass, l1_miss_pass_cycles
     uint32_t spl_;             // sectors per L1 line
     uint64_t tag_free_ = 0;
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> outstanding_;
