@@ -14,6 +14,7 @@
 #pragma once
 
 #include "isa/isa.hpp"
+#include "isa/sass/lower.hpp"
 
 #include <string>
 #include <vector>
@@ -26,6 +27,13 @@ struct ImportOptions {
 
 // Whether `text` holds a .sass directive (a line whose first word is .sass).
 bool has_sass_directive(const std::string& text);
+
+// A launch's kernel and its lowering, unassembled, unsupported instructions included (--sass-check).
+struct Probe {
+    Kernel kernel;
+    Lowered lowered;
+};
+Probe probe_launch(const std::string& text, const std::string& name, const std::string& dir, const ImportOptions& options);
 
 Program import_launch(const std::string& text, const std::string& name, const std::string& dir, const ImportOptions& options);
 

@@ -10,10 +10,14 @@
 namespace simt::isa::sass {
 namespace {
 
+// Temporaries above the kernel's registers: the pair rT:rT+1, then single rT+2 and its slots.
+enum Slot : uint32_t { kTmp = 0, kVoteAlias = 1, kReduxAlias = 2, kNegated = 3, kNot0 = 4, kNot1 = 5, kSlots = 6 };
+
 struct Temps {
     uint32_t pair = 0;   // rT:rT+1 (even)
     uint32_t single = 0; // rT+2
-    int pred = -1;       // a predicate the kernel never names, or -1
+    std::vector<int> preds;   // predicates the kernel never names
+    uint32_t uniform = 0;     // a uniform register above the kernel's (urU)
 };
 
 // One instruction being lowered: its parts, the emitted lines, the first failure.
@@ -33,15 +37,21 @@ struct Ctx {
     void fail(const std::string& why) { if (error.empty()) error = why; }
     void emit(const std::string& s) { out.push_back(guard + s); }
     std::string value(size_t i, bool fp = false);
+    std::string bitwise_not(const std::string& s, bool fp);
     std::string pred(size_t i);
     std::string reg(size_t i);
     std::string mem(size_t i, bool flat_ok, bool shared = false);
     bool used_temps = false;
     bool negated_source = false;   // an integer source -Rx already took the negation temporary
-    std::string tmp() { used_temps = true; return "r" + std::to_string(t.single); }
-    std::string tmp_pred() {
-        if (t.pred < 0) fail("needs a spare predicate and the kernel uses all of P0..P6");
-        return "p" + std::to_string(std::max(t.pred, 0));
+    uint32_t nots = 0;             // integer sources ~Rx, each in its own temporary
+    std::string tmp(uint32_t slot = kTmp) { used_temps = true; return "r" + std::to_string(t.single + slot); }
+    std::string tmp_pred(size_t k = 0) {
+        if (k >= t.preds.size()) fail("needs a spare predicate and the kernel uses all of P0..P6");
+        return "p" + std::to_string(k < t.preds.size() ? t.preds[k] : 0);
+    }
+    std::string tmp_uniform() {
+        if (t.uniform >= 63) fail("needs a spare uniform register and the kernel uses UR62");
+        return "ur" + std::to_string(std::min<uint32_t>(t.uniform, 62));
     }
 };
 
@@ -103,6 +113,7 @@ std::string Ctx::value(size_t i, bool fp) {
     if (i >= n()) { fail("expected more operands"); return "0"; }
     std::string s = strip_reuse(raw(i));
     std::string pre;
+    if (s[0] == '~') return bitwise_not(s.substr(1), fp);
     if (s[0] == '-') pre = "-", s = s.substr(1);
     bool abs = s.size() > 2 && s.front() == '|' && s.back() == '|';
     if (abs) s = s.substr(1, s.size() - 2);
@@ -113,7 +124,7 @@ std::string Ctx::value(size_t i, bool fp) {
         }
         negated_source = true;   // -Rx of an integer instruction: 0 - Rx in its own temporary, first
         used_temps = true;
-        const std::string t = "r" + std::to_string(this->t.single + 3);
+        const std::string t = "r" + std::to_string(this->t.single + kNegated);
         out.push_back(guard + "isub " + t + ", 0, " + lower_word(s));
         return t;
     }
@@ -138,6 +149,18 @@ std::string Ctx::value(size_t i, bool fp) {
     if (!pre.empty() && fp) v = "-" + v;
     else if (!pre.empty()) v = "-" + v;
     return v;
+}
+
+// ~Rx (~URx, ~RZ) of an integer instruction: `not` into its own temporary first.
+std::string Ctx::bitwise_not(const std::string& s, bool fp) {
+    if (fp || !(s == "RZ" || s == "URZ" || is_reg(s) || is_ureg(s)) || nots >= 2) {
+        fail("the operand '~" + s + "'");
+        return "0";
+    }
+    if (s == "RZ" || s == "URZ") return "0xffffffff";
+    const std::string t = tmp(nots++ ? kNot1 : kNot0);
+    out.push_back(guard + "not " + t + ", " + (alias.count(s) ? alias.at(s) : lower_word(s)));
+    return t;
 }
 
 std::string Ctx::pred(size_t i) {
@@ -169,6 +192,7 @@ std::string Ctx::mem(size_t i, bool flat_ok, bool shared) {
     std::string base = s, off;
     const size_t plus = s.find_first_of("+-", 1);
     if (plus != std::string::npos) base = s.substr(0, plus), off = s.substr(plus);
+    if (off.rfind("+-", 0) == 0) off = off.substr(1);   // "[R2.64+-0x4]": a negative offset
     if (shared && env.shared_base) {   // addresses in the shared window: the block's shared memory starts at shared_base
         const long long o = (off.empty() ? 0 : std::stoll(off, nullptr, 16)) - (long long)env.shared_base;
         off = (o < 0 ? "-" : "+") + std::to_string(o < 0 ? -o : o);
@@ -199,6 +223,32 @@ std::string Ctx::mem(size_t i, bool flat_ok, bool shared) {
 const std::map<std::string, std::string> kCmp = {{"LT", "lt"}, {"LE", "le"}, {"GT", "gt"}, {"GE", "ge"},
                                                  {"EQ", "eq"}, {"NE", "ne"}, {"NEU", "ne"}};
 
+// Pd = s BOOL q (s a temporary predicate holding the compare).
+void combine(Ctx& c, const std::string& d, const std::string& s, const std::string& q, const std::string& boolop) {
+    if ((q == "pt" && boolop == "AND") || (q == "!pt" && boolop != "AND")) return c.emit("pand " + d + ", " + s + ", pt");
+    c.emit(std::string(boolop == "AND" ? "pand " : boolop == "OR" ? "por " : "pxor ") + d + ", " + s + ", " + q);
+}
+
+// ISETP.CMP[.U32].BOOL.EX Pd, PT, ahi, bhi, Pc, Plo: the high words of a 64-bit compare whose low
+// words gave Plo (the same CMP, unsigned): hi strictly CMP, or hi equal and Plo (EQ: and; NE: or).
+void setp_ex(Ctx& c, const std::string& cmp, const std::string& boolop) {
+    if (c.n() != 6 || c.raw(1) != "PT") return c.fail("unexpected form of a 64-bit compare");
+    const std::string d = c.pred(0), a = c.value(2), b = c.value(3), q = c.pred(4), lo = c.pred(5);
+    if (d == "pt") return c.emit("nop");
+    const std::string s = c.tmp_pred(0);
+    if (cmp == "eq" || cmp == "ne") {
+        c.emit("isetp." + cmp + " " + s + ", " + a + ", " + b);
+        c.emit((cmp == "eq" ? "pand " : "por ") + s + ", " + s + ", " + lo);
+    } else {
+        const std::string s2 = c.tmp_pred(1), strict = cmp == "ge" ? "gt" : cmp == "le" ? "lt" : cmp;
+        c.emit("isetp.eq " + s + ", " + a + ", " + b);
+        c.emit("pand " + s + ", " + s + ", " + lo);
+        c.emit((c.has("U32") ? "usetp." : "isetp.") + strict + " " + s2 + ", " + a + ", " + b);
+        c.emit("por " + s + ", " + s + ", " + s2);
+    }
+    combine(c, d, s, q, boolop);
+}
+
 // ISETP/FSETP.CMP[.U32].BOOL Pd, PT, a, b, Pc: Pd = (a CMP b) BOOL Pc.
 void setp(Ctx& c) {
     const bool fp = c.mods[0] == "FSETP";
@@ -206,9 +256,9 @@ void setp(Ctx& c) {
     for (size_t i = 1; i < c.mods.size(); ++i) {
         if (kCmp.count(c.mods[i]) && cmp.empty()) cmp = kCmp.at(c.mods[i]);
         else if (c.mods[i] == "AND" || c.mods[i] == "OR" || c.mods[i] == "XOR") boolop = c.mods[i];
-        else if (c.mods[i] == "EX") return c.fail("64-bit compare (.EX)");
-        else if (c.mods[i] != "U32" && c.mods[i] != "FTZ") return c.fail("modifier ." + c.mods[i]);
+        else if (c.mods[i] != "U32" && c.mods[i] != "FTZ" && c.mods[i] != "EX") return c.fail("modifier ." + c.mods[i]);
     }
+    if (!cmp.empty() && !boolop.empty() && c.has("EX") && !fp) return setp_ex(c, cmp, boolop);
     if (cmp.empty() || boolop.empty() || c.n() != 5) return c.fail("unexpected form");
     if (c.raw(1) != "PT") return c.fail("a second predicate destination");
     const std::string op = (fp ? "fsetp." : c.has("U32") ? "usetp." : "isetp.") + cmp;
@@ -355,6 +405,7 @@ void fp64(Ctx& c) {
         const std::string r = strip_reuse(c.raw(i));
         if (r == "RZ") s += ", 0.0";
         else if (is_reg(r)) s += ", " + lower_word(r);
+        else if (is_ureg(r)) s += ", " + lower_word(r);   // a uniform pair URn:URn+1
         else if (std::isdigit(static_cast<unsigned char>(r[0])) && r.find("0x") != 0)
             s += ", " + r + (r.find_first_of(".e") == std::string::npos ? ".0" : "");
         else return c.fail("the fp64 operand '" + c.raw(i) + "'");
@@ -399,6 +450,74 @@ void lop3(Ctx& c) {
     }
     if (c.n() != 6) return c.fail("unexpected form");
     c.emit("lop3 " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3) + ", " + c.value(4));
+}
+
+// The predicate instruction computing `d` = f(x, y) for the 2-input truth table t (bit 2x + y).
+std::string pred_function(const std::string& d, const std::string& x, const std::string& y, uint32_t t) {
+    auto neg = [](const std::string& p) { return p[0] == '!' ? p.substr(1) : "!" + p; };
+    switch (t & 0xf) {
+    case 0x0: return "pxor " + d + ", pt, pt";
+    case 0xf: return "pand " + d + ", pt, pt";
+    case 0x8: return "pand " + d + ", " + x + ", " + y;
+    case 0x4: return "pand " + d + ", " + x + ", " + neg(y);
+    case 0x2: return "pand " + d + ", " + neg(x) + ", " + y;
+    case 0x1: return "pand " + d + ", " + neg(x) + ", " + neg(y);
+    case 0xe: return "por " + d + ", " + x + ", " + y;
+    case 0xd: return "por " + d + ", " + x + ", " + neg(y);
+    case 0xb: return "por " + d + ", " + neg(x) + ", " + y;
+    case 0x7: return "por " + d + ", " + neg(x) + ", " + neg(y);
+    case 0x6: return "pxor " + d + ", " + x + ", " + y;
+    case 0x9: return "pxor " + d + ", " + x + ", " + neg(y);
+    case 0xc: return "pand " + d + ", " + x + ", pt";
+    case 0x3: return "pand " + d + ", " + neg(x) + ", pt";
+    case 0xa: return "pand " + d + ", " + y + ", pt";
+    default: return "pand " + d + ", " + neg(y) + ", pt";   // 0x5
+    }
+}
+
+// PLOP3.LUT Pd, Pe, a, b, c, LUT, LUT2: Pd = LUT(a, b, c) as LOP3's (bit 4a + 2b + c), Pe by LUT2.
+// The constant sources (PT, !PT) are folded; what is left must be a function of two predicates.
+void plop3(Ctx& c) {
+    if (c.n() != 7) return c.fail("unexpected form");
+    const std::string dst[2] = {c.pred(0), c.pred(1)};
+    const uint32_t luts[2] = {uint32_t(std::stoul(c.raw(5), nullptr, 16)), uint32_t(std::stoul(c.raw(6), nullptr, 16))};
+    if (dst[0] != "pt" && dst[1] != "pt") return c.fail("two predicate destinations");
+    const int which = dst[0] != "pt" ? 0 : 1;
+    if (dst[which] == "pt") return c.emit("nop");
+    std::vector<std::string> vars;   // the non-constant sources, a, b, c order
+    int fixed[3] = {-1, -1, -1};     // 1 / 0 for PT / !PT
+    for (int i = 0; i < 3; ++i) {
+        const std::string p = c.pred(size_t(2 + i));
+        if (p == "pt" || p == "!pt") fixed[i] = p == "pt";
+        else vars.push_back(p);
+    }
+    if (vars.size() > 2) return c.fail("a PLOP3 of three predicates");
+    uint32_t t = 0;   // the table over (x, y) = the free sources in order
+    for (uint32_t xy = 0; xy < 4; ++xy) {
+        uint32_t bitsel = 0, v = 0;
+        for (int i = 0; i < 3; ++i) {
+            const uint32_t val = fixed[i] >= 0 ? uint32_t(fixed[i]) : vars.size() == 2 && v == 0 ? (xy >> 1) & 1 : xy & 1;
+            if (fixed[i] < 0) ++v;
+            bitsel |= val << (2 - i);
+        }
+        t |= ((luts[which] >> bitsel) & 1) << xy;
+    }
+    const std::string x = vars.size() > 0 ? vars[0] : "pt", y = vars.size() > 1 ? vars[1] : "pt";
+    if (vars.size() == 1) t = (t & 2 ? 0xc : 0) | (t & 1 ? 0x3 : 0);   // f(x) only: bit 2x + y for both y
+    else if (vars.empty()) t = t & 1 ? 0xf : 0;
+    c.emit(pred_function(dst[which], x, y, t));
+}
+
+// SGXT[.U32] d, a, n: the low n bits of a, sign- (SGXT) or zero-extended (.U32).
+void sgxt(Ctx& c) {
+    if (c.n() != 3 || !std::isdigit(static_cast<unsigned char>(c.raw(2)[0]))) return c.fail("unexpected form");
+    const uint32_t n = uint32_t(std::stoul(c.raw(2), nullptr, 0));
+    if (n == 0 || n > 32) return c.fail("a width of " + c.raw(2));
+    const std::string d = c.reg(0), a = c.value(1);
+    if (c.has("U32")) return c.emit("bfe " + d + ", " + a + ", " + std::to_string(n << 8));
+    const std::string t = c.tmp(), sh = std::to_string(32 - n);
+    c.emit("shl " + t + ", " + a + ", " + sh);
+    c.emit("sar " + d + ", " + t + ", " + sh);
 }
 
 // SHF.{L,R}.{U32,S32,U64}[.HI] d, lo, sh, hi: the funnel shifts the compiler uses.
@@ -502,11 +621,15 @@ void vote(Ctx& c) {
     if (c.out.empty()) c.emit("nop");
 }
 
+// ".rz", ".rm", ".rp" for a directed-rounding modifier (.RN and none: "").
+std::string rounding(const Ctx& c) {
+    return c.has("RZ") ? ".rz" : c.has("RM") ? ".rm" : c.has("RP") ? ".rp" : "";
+}
+
 void fp_arith(Ctx& c) {
     if (c.has("SAT")) return c.fail("saturation (.SAT)");
-    if (c.has("RZ") || c.has("RM") || c.has("RP")) return c.fail("directed rounding");
-    const std::string m = lower_word(c.mods[0]);
-    const size_t k = m == "ffma" ? 3 : 2;
+    const std::string m = lower_word(c.mods[0]) + rounding(c);
+    const size_t k = c.mods[0] == "FFMA" ? 3 : 2;
     std::string s = m + " " + c.reg(0);
     for (size_t i = 1; i <= k; ++i) s += ", " + c.value(i, true);
     c.emit(s);
@@ -530,15 +653,35 @@ void sel(Ctx& c) {
     c.emit("sel " + c.reg(0) + ", " + c.value(1, fp) + ", " + c.value(2, fp) + ", " + c.pred(3));
 }
 
+// I2F with a 64-bit destination (.F64) or source (.S64/.U64): the conversions to and from pairs.
+void i2f_wide(Ctx& c) {
+    const bool u = c.has("U32") || c.has("U64"), wide_src = c.has("S64") || c.has("U64");
+    if (!rounding(c).empty() && !(c.has("U64") && c.has("RP") && !c.has("F64"))) return c.fail("this rounding of a 64-bit conversion");
+    if (c.has("F64")) return c.emit(std::string(wide_src ? (u ? "u2d.u64 " : "i2d.s64 ") : (u ? "u2d " : "i2d ")) + c.reg(0) + ", " + c.reg(1));
+    c.emit(std::string(u ? "u2f.u64" : "i2f.s64") + (c.has("RP") ? ".rp " : " ") + c.reg(0) + ", " + c.reg(1));
+}
+
 void i2f(Ctx& c) {
-    if (c.has("F64") || c.has("S64") || c.has("U64") || c.has("RP") || c.has("RM") || c.has("RZ")) return c.fail("this conversion");
+    if (c.has("F16") || c.has("S16") || c.has("U16") || c.has("S8") || c.has("U8")) return c.fail("this conversion");
+    if (c.mods[0] == "I2F" && (c.has("F64") || c.has("S64") || c.has("U64"))) return i2f_wide(c);
+    if (c.has("F64") || c.has("S64") || c.has("U64")) return c.fail("this conversion");
     const bool u = c.has("U32");
-    c.emit((c.mods[0] == "I2FP" ? (u ? "u2fp " : "i2fp ") : (u ? "u2f " : "i2f ")) + c.reg(0) + ", " + c.value(1));
+    if (c.mods[0] == "I2FP") return c.emit((u ? "u2fp " : "i2fp ") + c.reg(0) + ", " + c.value(1));
+    c.emit((u ? "u2f" : "i2f") + rounding(c) + " " + c.reg(0) + ", " + c.value(1));
 }
 
 void f2i(Ctx& c) {
-    if (c.has("U64") || c.has("S64") || c.has("F64")) return c.fail("this conversion");
+    if (c.has("F64") || c.has("F16")) return c.fail("this conversion");
+    if (c.has("U64") || c.has("S64")) return c.emit((c.has("U64") ? "f2u.u64 " : "f2i.s64 ") + c.reg(0) + ", " + c.value(1, true));
     c.emit((c.has("U32") ? "f2u " : "f2i ") + c.reg(0) + ", " + c.value(1, true));
+}
+
+// F2F.F32.F64 / F2F.F64.F32: between fp32 and fp64 (round to nearest).
+void f2f(Ctx& c) {
+    if (c.mods.size() < 3 || !rounding(c).empty()) return c.fail("this conversion");
+    if (c.mods[1] == "F32" && c.mods[2] == "F64") return c.emit("d2f " + c.reg(0) + ", " + c.reg(1));
+    if (c.mods[1] == "F64" && c.mods[2] == "F32") return c.emit("f2d " + c.reg(0) + ", " + c.value(1, true));
+    c.fail("this conversion");
 }
 
 void mufu(Ctx& c) {
@@ -637,7 +780,7 @@ void branch(Ctx& c) {
 void warp_uniform(Ctx& c) {
     if (c.n() < 2 || !is_ureg(c.raw(0))) return c.fail("unexpected form");
     const std::string& b = c.mods[0];
-    const std::string d = "r" + std::to_string(c.t.single + (b == "REDUX" ? 2 : 1));
+    const std::string d = "r" + std::to_string(c.t.single + (b == "REDUX" ? kReduxAlias : kVoteAlias));
     c.used_temps = true;
     if (b == "VOTEU") {
         if (!c.has("ANY") || c.n() != 3 || c.raw(1) != "UPT") return c.fail("this VOTEU form");
@@ -681,25 +824,28 @@ constexpr Rule kRules[] = {
     {"IADD3", "`iadd3`", "a carry-out (one source `RZ`) is computed by `usetp` into its predicate; each carry-in of `.X` adds `@P iadd d, d, 1`; a negated source adds an `isub`", iadd3},
     {"VIADD", "`iadd`", "", viadd},
     {"IABS", "`isub` + `imax`", "", iabs},
-    {"DADD", "`dadd`", "pairs or fp64 immediates; no modifiers", fp64},
+    {"DADD", "`dadd`", "pairs, uniform pairs (`UR6`: `ur6`) or fp64 immediates; no modifiers", fp64},
     {"DMUL", "`dmul`", "", fp64},
     {"DFMA", "`dfma`", "", fp64},
     {"LEA", "`lea`, `lea.hi`", "a carry-out as IADD3's (`shl`, `iadd3`, `usetp`); `.X` carry-ins likewise; `.SX32` takes `sar` for the high word", lea},
     {"LOP3", "`lop3`", "a predicate destination adds `isetp.ne p, d, 0`", lop3},
     {"SHF", "`shl`, `shr`, `sar`, `lea.hi`", "the funnel shifts by a 32-bit word; `.W` unsupported", shf},
-    {"ISETP", "`isetp.CMP`, `usetp.CMP` (+ `pand`/`por`/`pxor`)", "the combining predicate adds one instruction", setp},
+    {"ISETP", "`isetp.CMP`, `usetp.CMP` (+ `pand`/`por`/`pxor`)", "the combining predicate adds one instruction; `.EX` (the high words of a 64-bit compare, the low words' result in the last operand): `isetp.eq` + `pand` (+ the strict compare and `por`), into spare predicates", setp},
+    {"PLOP3", "`pand`/`por`/`pxor`", "`PT`/`!PT` sources folded; a function of at most two predicates, one destination", plop3},
+    {"SGXT", "`bfe` (`.U32`), `shl` + `sar`", "", sgxt},
     {"FSETP", "`fsetp.CMP` (+ `pand`/`por`/`pxor`)", "`NEU` is `ne`; other unordered compares unsupported", setp},
-    {"FADD", "`fadd`", "`.FTZ` ignored", fp_arith},
-    {"FMUL", "`fmul`", "`.FTZ` ignored; directed rounding unsupported", fp_arith},
-    {"FFMA", "`ffma`", "`.FTZ` ignored", fp_arith},
+    {"FADD", "`fadd`, `fadd.rz/rm/rp`", "`.FTZ` ignored", fp_arith},
+    {"FMUL", "`fmul`, `fmul.rz/rm/rp`", "`.FTZ` ignored; `.RZ`/`.RM`/`.RP` are the directed-rounding forms", fp_arith},
+    {"FFMA", "`ffma`, `ffma.rz/rm/rp`", "`.FTZ` ignored", fp_arith},
     {"FMNMX", "`fmin`, `fmax`", "`PT` min, `!PT` max", fmnmx},
     {"IMNMX", "`imin`, `imax`, `umin`, `umax`", "", imnmx},
     {"VIMNMX", "`imin`, `imax`, `umin`, `umax`", "", imnmx},
     {"SEL", "`sel`", "", sel},
     {"FSEL", "`sel`", "", sel},
     {"I2FP", "`i2fp`, `u2fp`", "", i2f},
-    {"I2F", "`i2f`, `u2f`", "64-bit and directed-rounding forms unsupported", i2f},
-    {"F2I", "`f2i`, `f2u`", "", f2i},
+    {"I2F", "`i2f[.rz/rm/rp]`, `u2f[.rz/rm/rp]`; `.F64`: `i2d`, `u2d`, `i2d.s64`, `u2d.u64`; `.S64`/`.U64`: `i2f.s64`, `u2f.u64[.rp]`", "the directed roundings (`I2F.U32.RP`: the division's reciprocal seed) as their own forms", i2f},
+    {"F2I", "`f2i`, `f2u`, `f2i.s64`, `f2u.u64`", "`.TRUNC`, `.NTZ`, `.FTZ` are what the trace's forms do", f2i},
+    {"F2F", "`d2f`, `f2d`", "`.F32.F64`, `.F64.F32`", f2f},
     {"MUFU", "`ex2 lg2 rsqrt rcp sqrt`, `fmul` + `sin`/`cos`", "MUFU.SIN/COS take x/2π", mufu},
     {"POPC", "`popc`", "", unary},
     {"FLO", "`flo`", "", unary},
@@ -765,7 +911,7 @@ std::vector<std::string> split_dots(const std::string& s) {
 
 // The highest register, and the predicates, the kernel names.
 Temps temporaries(const Kernel& k) {
-    uint32_t max_reg = 0;
+    uint32_t max_reg = 0, max_ureg = 0;
     std::set<int> preds;
     for (const Inst& in : k.code) {
         std::vector<std::string> words = in.operands;
@@ -773,8 +919,11 @@ Temps temporaries(const Kernel& k) {
         for (const std::string& o : words) {
             for (size_t i = 0; i + 1 < o.size(); ++i) {
                 const bool start = i == 0 || !std::isalnum(static_cast<unsigned char>(o[i - 1]));
+                if (start && o[i] == 'U' && i + 2 < o.size() && o[i + 1] == 'R' && std::isdigit(static_cast<unsigned char>(o[i + 2])))
+                    max_ureg = std::max<uint32_t>(max_ureg, uint32_t(std::strtoul(o.c_str() + i + 2, nullptr, 10)));
                 if (!start || !std::isdigit(static_cast<unsigned char>(o[i + 1]))) continue;
-                if (o[i] == 'R') max_reg = std::max<uint32_t>(max_reg, std::min<uint32_t>(255, uint32_t(std::strtoul(o.c_str() + i + 1, nullptr, 10))));
+                const uint32_t n = std::min<uint32_t>(255, uint32_t(std::strtoul(o.c_str() + i + 1, nullptr, 10)));
+                if (o[i] == 'R') max_reg = std::max(max_reg, n);
                 if (o[i] == 'P') preds.insert(o[i + 1] - '0');
             }
         }
@@ -783,7 +932,8 @@ Temps temporaries(const Kernel& k) {
     t.pair = (max_reg + 2) & ~1u;   // above the kernel's own registers (and their pairs), even
     t.single = t.pair + 2;
     for (int p = 6; p >= 0; --p)
-        if (!preds.count(p)) { t.pred = p; break; }
+        if (!preds.count(p)) t.preds.push_back(p);
+    t.uniform = max_ureg + 2;       // above the kernel's uniform registers and their pairs
     return t;
 }
 
@@ -832,7 +982,7 @@ Lowered lower(const Kernel& k, const Env& env) {
             continue;
         }
         for (std::string& s : c.out) out.lines.push_back({std::move(s), i});
-        if (c.used_temps) out.regs = t.single + 4;
+        if (c.used_temps) out.regs = t.single + kSlots;
         if (!in.operands.empty() && is_ureg(in.operands[0]) && c.mods[0] != "VOTEU" && c.mods[0] != "UFLO" && c.mods[0] != "REDUX")
             alias.erase(in.operands[0]);
     }

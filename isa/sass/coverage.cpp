@@ -1,0 +1,98 @@
+// coverage.cpp: probe launches of every kernel of a dump, and their tally (see coverage.hpp).
+#include "isa/sass/coverage.hpp"
+
+#include "isa/assembler.hpp"
+#include "isa/limits.hpp"
+#include "isa/sass/elf_info.hpp"
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+namespace simt::isa::sass {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr uint32_t kProbeBufferWords = 65536;
+constexpr uint32_t kProbeValue = 8;
+
+// A launch of `kernel` from the dump `file` (a name in its directory) with the parameters of `info`.
+std::string probe_launch_text(const std::string& file, const std::string& kernel, const KernelInfo& info) {
+    std::ostringstream os, param;
+    os << ".sass \"" << file << "\" " << kernel << "\n.grid 1\n.block 128\n";
+    param << ".param";
+    for (size_t i = 0; i < info.params.size(); ++i) {
+        if (info.params[i].size == 8) {
+            os << ".buffer p" << i << " u32 " << kProbeBufferWords << " zero\n";
+            param << " p" << i;
+        } else {
+            param << " " << kProbeValue;
+        }
+    }
+    return os.str() + param.str() + "\n";
+}
+
+KernelCheck check_kernel(const fs::path& path, const std::string& kernel, const std::string& elf) {
+    KernelCheck k;
+    k.file = path.string();
+    k.kernel = kernel;
+    KernelInfo info;
+    if (!read_elf_info(elf, kernel, info)) {
+        k.error = "no parameter info for the kernel in " + fs::path(path).replace_extension(".elf").string();
+        return k;
+    }
+    k.launch = probe_launch_text(path.filename().string(), kernel, info);
+    const std::string name = (path.parent_path() / (kernel + ".probe.isa")).string(), dir = path.parent_path().string();
+    try {
+        const Probe p = probe_launch(k.launch, name, dir, {});
+        k.instructions = p.kernel.code.size();
+        for (const Unsupported& u : p.lowered.unsupported) {
+            const Inst& in = p.kernel.code[u.sass];
+            k.unsupported.push_back(in.loc.str() + ": " + in.text + "   (" + u.why + ")");
+            k.reasons.push_back(in.opcode + ": " + u.why);
+        }
+        if (k.unsupported.empty()) import_launch(k.launch, name, dir, {});
+    } catch (const Error& e) {
+        k.error = e.what();
+    }
+    return k;
+}
+
+}  // namespace
+
+std::vector<std::string> kernel_names(const std::string& listing) {
+    std::vector<std::string> out;
+    std::istringstream in(listing);
+    std::string line;
+    while (std::getline(in, line)) {
+        const size_t f = line.find("Function : ");
+        if (f == std::string::npos) continue;
+        std::string n = line.substr(f + 11);
+        while (!n.empty() && (n.back() == ' ' || n.back() == '\r')) n.pop_back();
+        out.push_back(n);
+    }
+    return out;
+}
+
+std::vector<KernelCheck> check_dump(const std::string& path) {
+    const std::string listing = read_text_file(path, "SASS file", kMaxTraceFileBytes, nullptr);
+    const fs::path elf_path = fs::path(path).replace_extension(".elf");
+    const std::string elf = fs::exists(elf_path) ? read_text_file(elf_path.string(), "ELF dump", kMaxTraceFileBytes, nullptr) : "";
+    std::vector<KernelCheck> out;
+    for (const std::string& k : kernel_names(listing)) out.push_back(check_kernel(fs::path(path), k, elf));
+    return out;
+}
+
+std::map<std::string, TallyEntry> tally(const std::vector<KernelCheck>& checks) {
+    std::map<std::string, TallyEntry> out;
+    for (const KernelCheck& k : checks) {
+        std::set<std::string> seen;
+        for (const std::string& r : k.reasons) {
+            ++out[r].instructions;
+            if (seen.insert(r).second) ++out[r].kernels;
+        }
+    }
+    return out;
+}
+
+}  // namespace simt::isa::sass
