@@ -8,6 +8,7 @@
 #include "sim/functional/reference.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -162,7 +163,7 @@ TEST_CASE("sass: unsupported opcodes are listed all at once with their lines", "
     });
     CHECK(e == "tests/sass/../data/sass_unsupported.sass:37:36: error: 2 SASS instructions of 'saxpy_kernel' cannot be simulated "
                "(run them as nops with --sass-stub OP=nop):\n"
-               "  tests/sass/../data/sass_unsupported.sass:37:36: ISETP.GE.U32.AND.EX P0, PT, R5, RZ, PT, P0   (64-bit compare (.EX))\n"
+               "  tests/sass/../data/sass_unsupported.sass:37:36: UTMALDG.2D [UR8], [UR4]   (no lowering for UTMALDG)\n"
                "  tests/sass/../data/sass_unsupported.sass:41:36: HMMA.16816.F32 R4, R2, R8, R4   (no lowering for HMMA)");
 }
 
@@ -170,8 +171,8 @@ TEST_CASE("sass: --sass-stub runs the listed opcodes as nops", "[sass]") {
     const std::string path = (std::filesystem::temp_directory_path() / "simt_test_sass_stub.launch.isa").string();
     std::ofstream(path) << ".sass \"" << std::filesystem::absolute("tests/data/sass_unsupported.sass").string()
                         << "\" saxpy_kernel\n.grid 1\n.block 32\n.buffer x f32 32 zero\n.buffer y f32 32 zero\n.param x y 1.0 32\n";
-    const simt::isa::Program p = simt::isa::assemble_file(path, {"ISETP.GE.U32.AND.EX=nop", "HMMA=nop"});
-    const auto at = std::find(p.text.begin(), p.text.end(), "ISETP.GE.U32.AND.EX P0, PT, R5, RZ, PT, P0");
+    const simt::isa::Program p = simt::isa::assemble_file(path, {"UTMALDG.2D=nop", "HMMA=nop"});
+    const auto at = std::find(p.text.begin(), p.text.end(), "UTMALDG.2D [UR8], [UR4]");
     REQUIRE(at != p.text.end());
     CHECK(p.code[size_t(at - p.text.begin())].op == simt::isa::Op::Nop);
     CHECK(p.code[size_t(at - p.text.begin())].loc.line == 37);
@@ -298,5 +299,47 @@ TEST_CASE("sass: a negated integer source and IABS lower exactly", "[sass]") {
         CHECK(int32_t(o[size_t(2 * t)]) == 3 * (t - 16) - t);
         CHECK(int32_t(o[size_t(2 * t + 1)]) == std::abs(t - 16));
     }
+    CHECK(words(b.p, b.ref_mem, "out") == o);
+}
+
+TEST_CASE("sass: 64-bit compares (ISETP.EX) and PLOP3 lower exactly", "[sass]") {
+    // x = t << 28 as 64 bits against y = 0x1'80000000 (t = 24); the signed LT compares (hi - 1):lo
+    Both b(launch("cmp64", "sm_90", ".grid 1\n.block 32\n.buffer out u32 32 zero\n.param 0x180000000 out\n", "../data/sass_forms.sass"));
+    const std::vector<uint32_t> o = words(b.p, b.simt_mem, "out");
+    for (uint32_t t = 0; t < 32; ++t) {
+        INFO("lane " << t);
+        const uint64_t x = uint64_t(t) << 28, y = 0x180000000ull;
+        const int64_t xs = int64_t(((uint64_t(t >> 4) - 1) << 32) | uint32_t(x));
+        const uint32_t want = (x >= y) + 2 * (x != y) + 4 * (xs < int64_t(y)) + 8 * (x >= y && x != y) + 16 * (x == y);
+        CHECK(o[t] == want);
+    }
+    CHECK(o[0] == 2 + 4);
+    CHECK(o[24] == 1 + 4 + 16);
+    CHECK(o[31] == 1 + 2 + 4 + 8);
+    CHECK(words(b.p, b.ref_mem, "out") == o);
+}
+
+TEST_CASE("sass: I2F.U32.RP, FMUL.RZ, SGXT, ~R, F2I.U64, I2F.F64, a uniform DFMA pair, F2F lower exactly", "[sass]") {
+    Both b(launch("conv", "sm_90", ".grid 1\n.block 32\n.buffer out u32 256 zero\n.param 0.33333334f out 0x4000000000000000\n",
+                  "../data/sass_forms.sass"));
+    const std::vector<uint32_t> o = words(b.p, b.simt_mem, "out");
+    for (uint32_t t = 0; t < 32; ++t) {
+        INFO("lane " << t);
+        const uint32_t* v = &o[8 * t];
+        const uint32_t n = t * 0x1000001u;
+        float up = float(n);
+        if (double(up) < double(n)) up = std::nextafter(up, INFINITY);
+        CHECK(v[0] == std::bit_cast<uint32_t>(up));
+        const double exact = double(up) * double(0.33333334f);
+        float rz = float(exact);
+        if (std::fabs(double(rz)) > std::fabs(exact)) rz = std::nextafter(rz, 0.0f);
+        CHECK(v[1] == std::bit_cast<uint32_t>(rz));
+        CHECK(int32_t(v[2]) == (int32_t(t << 29) >> 29));
+        CHECK(v[3] == (t & 3));
+        CHECK(v[4] == 0u - t);
+        CHECK(std::bit_cast<float>(v[5]) == 3.0f * float(t));
+        CHECK((uint64_t(v[6]) | uint64_t(v[7]) << 32) == uint64_t(up));
+    }
+    CHECK(o[8 * 3] == 0x4c400001u);   // 3 * 0x1000001 = 50331651 rounds up to 50331652
     CHECK(words(b.p, b.ref_mem, "out") == o);
 }

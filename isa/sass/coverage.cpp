@@ -5,7 +5,9 @@
 #include "isa/limits.hpp"
 #include "isa/sass/elf_info.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -32,15 +34,28 @@ std::string probe_launch_text(const std::string& file, const std::string& kernel
     return os.str() + param.str() + "\n";
 }
 
-KernelCheck check_kernel(const fs::path& path, const std::string& kernel, const std::string& elf) {
+// Without a .elf: 8-byte parameters up to the highest word of c[0x0] past the parameter base it reads.
+KernelInfo guess_params(const Kernel& k) {
+    KernelInfo info;
+    const uint32_t base = standard_param_base(k.arch);
+    uint32_t end = 0;
+    for (const Inst& in : k.code)
+        for (const std::string& o : in.operands) {
+            const size_t at = o.find("c[0x0][0x");
+            if (at == std::string::npos) continue;
+            const uint32_t off = uint32_t(std::strtoul(o.c_str() + at + 7, nullptr, 16));
+            if (off >= base) end = std::max(end, off - base + 4);
+        }
+    for (uint32_t off = 0; off < end; off += 8) info.params.push_back({off, 8});
+    return info;
+}
+
+KernelCheck check_kernel(const fs::path& path, const std::string& listing, const std::string& kernel, const std::string& elf) {
     KernelCheck k;
     k.file = path.string();
     k.kernel = kernel;
     KernelInfo info;
-    if (!read_elf_info(elf, kernel, info)) {
-        k.error = "no parameter info for the kernel in " + fs::path(path).replace_extension(".elf").string();
-        return k;
-    }
+    if (!read_elf_info(elf, kernel, info)) info = guess_params(read_kernel(listing, k.file, kernel, SourceLoc{k.file, 0, 0}));
     k.launch = probe_launch_text(path.filename().string(), kernel, info);
     const std::string name = (path.parent_path() / (kernel + ".probe.isa")).string(), dir = path.parent_path().string();
     try {
@@ -49,7 +64,7 @@ KernelCheck check_kernel(const fs::path& path, const std::string& kernel, const 
         for (const Unsupported& u : p.lowered.unsupported) {
             const Inst& in = p.kernel.code[u.sass];
             k.unsupported.push_back(in.loc.str() + ": " + in.text + "   (" + u.why + ")");
-            k.reasons.push_back(in.opcode + ": " + u.why);
+            k.reasons.push_back(in.opcode + ": " + std::regex_replace(u.why, std::regex("\\b(U?R|U?P)[0-9]+(\\.reuse)?\\b"), "$1n"));
         }
         if (k.unsupported.empty()) import_launch(k.launch, name, dir, {});
     } catch (const Error& e) {
@@ -79,7 +94,7 @@ std::vector<KernelCheck> check_dump(const std::string& path) {
     const fs::path elf_path = fs::path(path).replace_extension(".elf");
     const std::string elf = fs::exists(elf_path) ? read_text_file(elf_path.string(), "ELF dump", kMaxTraceFileBytes, nullptr) : "";
     std::vector<KernelCheck> out;
-    for (const std::string& k : kernel_names(listing)) out.push_back(check_kernel(fs::path(path), k, elf));
+    for (const std::string& k : kernel_names(listing)) out.push_back(check_kernel(fs::path(path), listing, k, elf));
     return out;
 }
 

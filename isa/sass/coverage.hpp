@@ -2,11 +2,11 @@
 //
 // Each kernel of a dump is imported through a probe launch (one block of 128 threads; each
 // 8-byte parameter a zeroed buffer of 64 Ki words, each 4-byte one the value 8; the
-// parameter sizes from FILE.elf beside the dump). A kernel lowers when no instruction is
+// parameter sizes from FILE.elf beside the dump; without one, 8-byte parameters up to the highest
+// constant-bank word the kernel reads). A kernel lowers when no instruction is
 // unsupported and the lowered code assembles. The tally counts the unsupported instructions by
 // opcode and reason over all kernels. Running the probes (do they finish, do both interpreters
-// agree) is the caller's: the CLI does it. Left out: dumps without their .elf (the parameter
-// list is unknown), binaries.
+// agree) is the caller's: the CLI does it. Left out: binaries (give the text dump).
 #pragma once
 
 #include "isa/sass/import.hpp"
@@ -21,7 +21,7 @@ struct KernelCheck {
     std::string file, kernel;
     size_t instructions = 0;
     std::vector<std::string> unsupported;   // "FILE:LINE: TEXT   (why)", one per instruction
-    std::vector<std::string> reasons;       // "OPCODE: why", parallel to `unsupported`
+    std::vector<std::string> reasons;       // "OPCODE: why" (register numbers as Rn), parallel to `unsupported`
     std::string error;                      // any other import error (the assembler's), or ""
     std::string launch;                     // the probe launch's text (in the dump's directory)
     bool lowers() const { return unsupported.empty() && error.empty(); }
