@@ -6,6 +6,8 @@
 #include "isa/sass/lower.hpp"
 #include "isa/sass/reader.hpp"
 #include "sim/functional/reference.hpp"
+#include "sim/timing/decode.hpp"
+#include "test_timing_util.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -342,4 +344,40 @@ TEST_CASE("sass: I2F.U32.RP, FMUL.RZ, SGXT, ~R, F2I.U64, I2F.F64, a uniform DFMA
     }
     CHECK(o[8 * 3] == 0x4c400001u);   // 3 * 0x1000001 = 50331651 rounds up to 50331652
     CHECK(words(b.p, b.ref_mem, "out") == o);
+}
+
+TEST_CASE("sass timing: pipes.sass_stall_counts holds the warp for each instruction's stall count", "[sass][timing]") {
+    // stall counts 5, 1, 3, 4, 1 (tests/data/sass_stalls.sass); FFMAs independent, fma interval 1
+    const simt::isa::Program p = launch("stalls", "sm_90", ".grid 1\n.block 32\n.param\n", "../data/sass_stalls.sass");
+    const std::vector<simt::timing::DecodedInst> d = simt::timing::decode_program(p);
+    REQUIRE(p.code.size() == 7);   // 3 FFMA, IADD3 as iadd3 + usetp + mov, EXIT
+    const uint8_t want[] = {5, 1, 3, 0, 0, 4, 1};   // the IADD3's count once, after its last trace instruction
+    for (size_t pc = 0; pc < 7; ++pc) CHECK(d[pc].sass_stall == want[pc]);
+    auto issues = [&](bool on) {
+        simt::GpuConfig c = simt::timing::test::small_config();
+        c.pipes.sass_stall_counts = on;
+        simt::timing::test::Recorder rec;
+        simt::func::GlobalMemory m(p, "tests/data");
+        simt::timing::RunOptions ro;
+        ro.observer = &rec;
+        simt::timing::Simulator sim(c, p, m, ro);
+        const simt::timing::Stats s = sim.run();
+        std::vector<uint64_t> at;
+        for (const auto& e : rec.issues) at.push_back(e.cycle);
+        return std::make_pair(at, s.stall_cycles[int(simt::timing::StallReason::Wait)]);
+    };
+    const auto [off, off_wait] = issues(false);
+    const auto [on, on_wait] = issues(true);
+    REQUIRE(on.size() == 7);
+    // hand-checked: FFMA at 0, +5, +1; the IADD3's iadd3 at +3; usetp and mov as without stall counts; EXIT 4 after the mov
+    CHECK(on[0] == 0);
+    CHECK(on[1] == 5);
+    CHECK(on[2] == 6);
+    CHECK(on[3] == 9);
+    CHECK(on[4] - on[3] == off[4] - off[3]);
+    CHECK(on[5] - on[4] == off[5] - off[4]);
+    CHECK(on[6] == on[5] + 4);
+    CHECK(off[1] == 1);
+    CHECK(off[2] == 2);
+    CHECK(on_wait > off_wait);
 }
