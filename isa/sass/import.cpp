@@ -49,7 +49,7 @@ struct LaunchLines {
     uint32_t lines = 0;
     std::vector<Word> sass, param;
     SourceLoc sass_at, param_at;
-    bool has_kernel = false, has_regs = false, has_local = false;
+    bool has_kernel = false, has_regs = false, has_local = false, has_shared = false;
 };
 
 LaunchLines split_launch(const std::string& text, const std::string& name) {
@@ -71,6 +71,7 @@ LaunchLines split_launch(const std::string& text, const std::string& name) {
             continue;
         }
         l.has_kernel |= first == ".kernel", l.has_regs |= first == ".regs", l.has_local |= first == ".local";
+        l.has_shared |= first == ".shared";
         rest << line << '\n';
     }
     l.rest = rest.str();
@@ -297,6 +298,7 @@ std::string generate(const LaunchLines& l, const Source& s, const ParamWords& pa
     auto directive = [&](const std::string& d) { gen << d << '\n'; origin.push_back(SIZE_MAX); };
     if (!l.has_kernel) directive(".kernel " + s.kernel.name);
     if (!l.has_local) directive(".local " + std::to_string(local));
+    if (!l.has_shared && s.info.shared_bytes) directive(".shared " + std::to_string(s.info.shared_bytes));
     directive(".uniform sass_stack u32 " + std::to_string(local));
     for (const auto& [off, v] : params.words)
         if (!params.uniforms.count(off)) directive(".uniform sass_c" + hex(off) + " u32 " + std::to_string(v));

@@ -7,7 +7,8 @@
 // address). The kernel is read (reader.hpp), its parameters placed in
 // constant bank 0 as the ABI does (elf_info.hpp: FILE.elf beside the dump,
 // else the architecture's standard layout), lowered (lower.hpp) and assembled
-// with the launch file. Each instruction's location is its SASS line and its
+// with the launch file; without .regs/.shared lines the .elf's register count and
+// static shared memory size apply. Each instruction's location is its SASS line and its
 // report text the SASS text; its control bits travel in sass_ctrl.
 // Unsupported opcodes are all reported at once, before anything runs.
 // Left out: several kernels per launch, other constant banks than 0.

@@ -525,7 +525,9 @@ void shf(Ctx& c) {
     if (c.n() != 4) return c.fail("unexpected form");
     const std::string d = c.reg(0), lo = c.value(1), sh = c.value(2), hi = c.value(3);
     const bool left = c.has("L"), hiword = c.has("HI");
-    if (c.has("W")) return c.fail("wrapping shift (.W)");
+    // .W wraps the shift amount (mod 32), as the trace's shifts do: the forms below are exact for it;
+    // without .W a shift register of 32 or more clamps (the compiler gives immediates below 32 there)
+    if (c.has("W") && !((left && !hiword) || (!left && hiword))) return c.fail("this wrapping funnel shift (.W)");
     if (left && !hiword && (hi == "0" || c.has("U32"))) return c.emit("shl " + d + ", " + lo + ", " + sh);
     if (!left && hiword && c.has("S32")) return c.emit("sar " + d + ", " + hi + ", " + sh);
     if (!left && hiword && c.has("U32")) return c.emit("shr " + d + ", " + hi + ", " + sh);
@@ -757,6 +759,11 @@ void uniform_alu(Ctx& c) {
     if (b == "UIMAD" && c.mods.size() == 1) return c.emit("uimad " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3));
     if (b == "ULOP3") return c.emit("ulop3 " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3) + ", " + c.value(4));
     if (b == "USHF" && c.has("L") && !c.has("HI")) return c.emit("ushl " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2));
+    if (b == "ULEA" && c.mods.size() == 1 && c.n() == 4) {   // ULEA d, a, b, sh: (a << sh) + b through a uniform temporary
+        const std::string t = c.tmp_uniform();
+        c.emit("ushl " + t + ", " + c.value(1) + ", " + c.value(3));
+        return c.emit("uiadd3 " + c.reg(0) + ", " + t + ", " + c.value(2) + ", 0");
+    }
     c.fail("this uniform-datapath form");
 }
 
@@ -829,7 +836,7 @@ constexpr Rule kRules[] = {
     {"DFMA", "`dfma`", "", fp64},
     {"LEA", "`lea`, `lea.hi`", "a carry-out as IADD3's (`shl`, `iadd3`, `usetp`); `.X` carry-ins likewise; `.SX32` takes `sar` for the high word", lea},
     {"LOP3", "`lop3`", "a predicate destination adds `isetp.ne p, d, 0`", lop3},
-    {"SHF", "`shl`, `shr`, `sar`, `lea.hi`", "the funnel shifts by a 32-bit word; `.W` unsupported", shf},
+    {"SHF", "`shl`, `shr`, `sar`, `lea.hi`", "the funnel shifts by a 32-bit word; `.W` (shift mod 32, as the trace's) for `.L` and `.R.HI`", shf},
     {"ISETP", "`isetp.CMP`, `usetp.CMP` (+ `pand`/`por`/`pxor`)", "the combining predicate adds one instruction; `.EX` (the high words of a 64-bit compare, the low words' result in the last operand): `isetp.eq` + `pand` (+ the strict compare and `por`), into spare predicates", setp},
     {"PLOP3", "`pand`/`por`/`pxor`", "`PT`/`!PT` sources folded; a function of at most two predicates, one destination", plop3},
     {"SGXT", "`bfe` (`.U32`), `shl` + `sar`", "", sgxt},
@@ -862,6 +869,7 @@ constexpr Rule kRules[] = {
     {"UIMAD", "`uimad`", "", uniform_alu},
     {"ULOP3", "`ulop3`", "", uniform_alu},
     {"USHF", "`ushl`", "", uniform_alu},
+    {"ULEA", "`ushl` + `uiadd3`", "through a uniform register above the kernel's; `.HI` unsupported", uniform_alu},
     {"LDG", "`ld.global[.v2/.v4] [rN.64 + off]`", "a flat address", load},
     {"LD", "`ld.global`", "generic addresses are taken as global", load},
     {"STG", "`st.global[.v2/.v4]`", "", store},
