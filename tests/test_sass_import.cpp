@@ -3,6 +3,7 @@
 // functional interpreters, their buffers compared with a host reference; and the
 // import's errors, located.
 #include "functional_util.hpp"
+#include "isa/sass/elf_info.hpp"
 #include "isa/sass/lower.hpp"
 #include "isa/sass/reader.hpp"
 #include "sim/functional/reference.hpp"
@@ -380,4 +381,27 @@ TEST_CASE("sass timing: pipes.sass_stall_counts holds the warp for each instruct
     CHECK(off[1] == 1);
     CHECK(off[2] == 2);
     CHECK(on_wait > off_wait);
+}
+
+TEST_CASE("sass: SHF.W wraps the shift amount, ULEA goes through a uniform temporary", "[sass]") {
+    Both b(launch("shifts", "sm_90", ".grid 1\n.block 32\n.buffer out u32 256 zero\n.param out\n", "../data/sass_forms.sass"));
+    const std::vector<uint32_t> o = words(b.p, b.simt_mem, "out");
+    for (uint32_t t = 0; t < 32; ++t) {
+        INFO("lane " << t);
+        const uint32_t sh = (t + 30) & 31;
+        CHECK(o[8 * t] == 0x80000000u >> sh);
+        CHECK(o[8 * t + 2] == 1u << sh);
+        CHECK(o[8 * t + 4] == t + 48);
+    }
+    CHECK(o[8 * 2] == 0x80000000u);   // lane 2: 32 wraps to 0
+    CHECK(words(b.p, b.ref_mem, "out") == o);
+}
+
+TEST_CASE("sass: static shared memory comes from the .elf's .nv.shared section", "[sass]") {
+    simt::isa::sass::KernelInfo info;
+    REQUIRE(simt::isa::sass::read_elf_info(
+        "  3d  1f380   1400  0  4                       NOBITS       43    0       2c .nv.shared.lat_lds\n"
+        ".nv.info.lat_lds\n\tAttribute:\tEIATTR_KPARAM_INFO\n\t\tFormat:\tEIFMT_SVAL\n"
+        "\t\tValue:\tIndex : 0x0\tOrdinal : 0x0\tOffset  : 0x0\tSize    : 0x4\n", "lat_lds", info));
+    CHECK(info.shared_bytes == 0x1400);
 }
