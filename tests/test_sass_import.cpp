@@ -241,7 +241,7 @@ TEST_CASE("sass: malformed .sass and .param lines are located", "[sass][error]")
     CHECK(err(".sass \"../data/sass_bad_line.sass\" guardonly\n" + tail + ".param\n") ==
           "tests/sass/../data/sass_bad_line.sass:12:32: error: malformed SASS line: a guard and no instruction");
     CHECK(err(".sass \"../data/sass_bad_line.sass\" uguard\n" + tail + ".param\n")
-              .find("sass_bad_line.sass:15:36: @UP0 EXIT   (a uniform-predicate guard @UP0)") != std::string::npos);
+              .find("sass_bad_line.sass:17:36: @UP0 EXIT   (a guard @UP0 without a spare predicate to hold it)") != std::string::npos);
 }
 
 TEST_CASE("sass: flat addresses [rN.64 + off] in the trace language", "[sass][assembler]") {

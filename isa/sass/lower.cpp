@@ -18,6 +18,9 @@ struct Temps {
     uint32_t single = 0; // rT+2
     std::vector<int> preds;   // predicates the kernel never names
     uint32_t uniform = 0;     // a uniform register above the kernel's (urU)
+    // The vector predicate holding the uniform predicate UPn (the same value in every lane; the spare
+    // predicates after the first, which the sequences' temporaries take), or -1.
+    int uniform_pred(int n) const { return size_t(n) + 1 < preds.size() ? preds[size_t(n) + 1] : -1; }
 };
 
 // One instruction being lowered: its parts, the emitted lines, the first failure.
@@ -168,8 +171,14 @@ std::string Ctx::pred(size_t i) {
     std::string s = raw(i);
     std::string neg = s[0] == '!' ? "!" : "";
     if (!neg.empty()) s = s.substr(1);
-    if (s == "PT") return neg + "pt";
+    if (s == "PT" || s == "UPT") return neg + "pt";
     if (s.size() == 2 && s[0] == 'P' && s[1] >= '0' && s[1] <= '6') return neg + "p" + s.substr(1);
+    if (s.size() == 3 && s[0] == 'U' && s[1] == 'P' && s[2] >= '0' && s[2] <= '6') {
+        const int p = t.uniform_pred(s[2] - '0');
+        if (p >= 0) return neg + "p" + std::to_string(p);
+        fail("needs a spare predicate for " + s + " and the kernel uses the others");
+        return "pt";
+    }
     fail("expected a predicate, found '" + raw(i) + "'");
     return "pt";
 }
@@ -281,7 +290,8 @@ void setp(Ctx& c) {
 }
 
 bool is_pred_word(const std::string& s) {
-    const std::string b = s[0] == '!' ? s.substr(1) : s;
+    std::string b = s[0] == '!' ? s.substr(1) : s;
+    if (b.rfind("UP", 0) == 0) b = b.substr(1);   // a uniform predicate UPn, UPT
     return b == "PT" || (b.size() == 2 && b[0] == 'P' && std::isdigit(static_cast<unsigned char>(b[1])));
 }
 
@@ -301,11 +311,12 @@ CarryForm carry_form(const Ctx& c) {
 }
 
 // Adds the carry-in predicates (operand indices `ins`) to d: `@P iadd d, d, 1` each.
-void carry_in(Ctx& c, const std::string& d, const std::vector<size_t>& ins) {
+void carry_in(Ctx& c, const std::string& d, const std::vector<size_t>& ins, bool uniform = false) {
+    const std::string add1 = uniform ? "uiadd3 " + d + ", " + d + ", 1, 0" : "iadd " + d + ", " + d + ", 1";
     for (size_t i : ins) {
         const std::string p = c.pred(i);
         if (p == "!pt") continue;
-        if (p == "pt") { c.emit("iadd " + d + ", " + d + ", 1"); continue; }
+        if (p == "pt") { c.emit(add1); continue; }
         const std::string saved = c.guard;
         if (!saved.empty()) {   // guarded: the carry applies where the guard and the carry hold
             const std::string s = c.tmp_pred();
@@ -314,12 +325,68 @@ void carry_in(Ctx& c, const std::string& d, const std::vector<size_t>& ins) {
         } else {
             c.guard = "@" + p + " ";
         }
-        c.emit("iadd " + d + ", " + d + ", 1");
+        c.emit(add1);
         c.guard = saved;
     }
 }
 
+// Pc = the 64-bit sum in the pair rT:rT+1 is below the pair addend lo:hi (unsigned): the add's carry-out.
+void carry_of_pair_sum(Ctx& c, const std::string& pc, const std::string& t_lo, const std::string& t_hi,
+                       const std::string& lo, const std::string& hi) {
+    const std::string s = c.tmp_pred(0);
+    c.emit("usetp.lt " + pc + ", " + t_lo + ", " + lo);
+    c.emit("isetp.eq " + s + ", " + t_hi + ", " + hi);
+    c.emit("pand " + pc + ", " + s + ", " + pc);
+    c.emit("usetp.lt " + s + ", " + t_hi + ", " + hi);
+    c.emit("por " + pc + ", " + pc + ", " + s);
+}
+
+// The next register's name ("r12" -> "r13").
+std::string next_reg(const std::string& r) { return "r" + std::to_string(std::stoul(r.substr(1)) + 1); }
+
+// IMAD.HI[.U32] d, [Pco,] a, b, c: the high word of a * b + the 64-bit pair c:c+1 (c = RZ: 0), as
+// imad.wide into the temporary pair; a carry-out of that 64-bit add by carry_of_pair_sum.
+void imad_hi(Ctx& c) {
+    const CarryForm f = carry_form(c);
+    if (f.values.size() != 3 || f.outs.size() > 1 || !f.ins.empty()) return c.fail("this IMAD.HI form");
+    const bool u = c.has("U32");
+    const std::string d = c.reg(0), a = c.value(f.values[0]), b = c.value(f.values[1]);
+    const std::string add = strip_reuse(c.raw(f.values[2]));
+    if (add == "RZ") {
+        c.emit((u ? "imad.hi.u32 " : "imad.hi ") + d + ", " + a + ", " + b + ", 0");
+        if (!f.outs.empty()) c.emit("pxor " + c.pred(f.outs[0]) + ", pt, pt");   // a * b + 0 never carries
+        return;
+    }
+    if (!is_reg(add) || std::stoul(add.substr(1)) % 2) return c.fail("an IMAD.HI addend other than RZ or an even register pair");
+    if (!f.outs.empty() && !u) return c.fail("a carry-out of a signed IMAD.HI");
+    const std::string t = "r" + std::to_string(c.t.pair), lo = lower_word(add);
+    c.used_temps = true;
+    c.emit((u ? "imad.wide.u32 " : "imad.wide ") + t + ", " + a + ", " + b + ", " + lo);
+    if (!f.outs.empty()) carry_of_pair_sum(c, c.pred(f.outs[0]), t, next_reg(t), lo, next_reg(lo));
+    c.emit("mov " + d + ", " + next_reg(t));
+}
+
+// IMAD.WIDE.U32 d, Pco, a, b, c: a * b + the pair c, its carry-out (c a register pair).
+void imad_wide_carry(Ctx& c, const CarryForm& f) {
+    const std::string add = strip_reuse(c.raw(f.values[2]));
+    if (f.values.size() != 3 || f.outs.size() != 1 || !f.ins.empty() || !c.has("U32")) return c.fail("this IMAD.WIDE carry form");
+    const std::string d = c.reg(0), a = c.value(f.values[0]), b = c.value(f.values[1]), pc = c.pred(f.outs[0]);
+    if (add == "RZ") {
+        c.emit("imad.wide.u32 " + d + ", " + a + ", " + b + ", 0");
+        return c.emit("pxor " + pc + ", pt, pt");
+    }
+    if (!is_reg(add)) return c.fail("this IMAD.WIDE carry form");
+    const std::string t = "r" + std::to_string(c.t.pair), lo = lower_word(add);
+    c.used_temps = true;
+    c.emit("imad.wide.u32 " + t + ", " + a + ", " + b + ", " + lo);
+    carry_of_pair_sum(c, pc, t, next_reg(t), lo, next_reg(lo));
+    c.emit("mov " + d + ", " + t);
+    c.emit("mov " + next_reg(d) + ", " + next_reg(t));
+}
+
 void imad(Ctx& c) {
+    if (c.has("HI")) return imad_hi(c);
+    if (c.has("WIDE") && !carry_form(c).outs.empty()) return imad_wide_carry(c, carry_form(c));
     if (c.has("X")) {   // IMAD.X d, a, b, c, Pci: the high word of a 64-bit multiply-add chain
         const CarryForm f = carry_form(c);
         if (!f.outs.empty() || f.values.size() != 3 || c.has("WIDE") || c.has("HI")) return c.fail("this IMAD.X form");
@@ -348,15 +415,28 @@ void imad(Ctx& c) {
     }
     const std::string d = c.reg(0);
     if (c.has("MOV")) return c.emit("imad " + d + ", 0, 0, " + c.value(3));
-    if (c.has("HI")) return c.emit((c.has("U32") ? "imad.hi.u32 " : "imad.hi ") + d + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3));
     c.emit("imad " + d + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3));
+}
+
+// IADD3 d, P1, [P2,] a, b, c: three nonzero sources, the carry of (a + b) in P1 and of (+ c) in P2
+// (one carry-out: their or, exact where the sum carries at most once, as the compiler ensures).
+void iadd3_two_carries(Ctx& c, const CarryForm& f, const std::string* v, int negated) {
+    if (negated >= 0) return c.fail("a negated source with a carry-out of three sources");
+    const std::string t = c.tmp(), sum = "r" + std::to_string(c.t.pair), d = c.reg(0);
+    const std::string p1 = c.pred(f.outs[0]), p2 = f.outs.size() == 2 ? c.pred(f.outs[1]) : c.tmp_pred(0);
+    c.emit("iadd3 " + t + ", " + v[0] + ", " + v[1] + ", 0");
+    c.emit("usetp.lt " + p1 + ", " + t + ", " + v[0]);
+    c.emit("iadd3 " + sum + ", " + t + ", " + v[2] + ", 0");
+    c.emit("usetp.lt " + p2 + ", " + sum + ", " + t);
+    if (f.outs.size() == 1) c.emit("por " + p1 + ", " + p1 + ", " + p2);
+    c.emit("mov " + d + ", " + sum);
 }
 
 // IADD3[.X] d, [Pco,] a, b, c[, Pci, Pci]: a negated source goes through isub (one at most); a
 // carry-out (one source 0) is (x + y) <u x, or y >=u x for y - x; carry-ins add 1 each.
 void iadd3(Ctx& c) {
     const CarryForm f = carry_form(c);
-    if (f.values.size() != 3 || f.outs.size() > 1 || (!f.outs.empty() && !f.ins.empty())) return c.fail("this carry form");
+    if (f.values.size() != 3 || f.outs.size() > 2 || (!f.outs.empty() && !f.ins.empty())) return c.fail("this carry form");
     std::string v[3];
     int negated = -1;
     for (int i = 0; i < 3; ++i) {
@@ -374,7 +454,7 @@ void iadd3(Ctx& c) {
         std::vector<std::string> rest;   // the two sources other than one zero
         int zero = -1;
         for (int i = 0; i < 3; ++i) (zero < 0 && v[i] == "0" && i != negated) ? void(zero = i) : rest.push_back(v[i]);
-        if (zero < 0) return c.fail("a carry-out of three sources");
+        if (zero < 0 || f.outs.size() == 2) return iadd3_two_carries(c, f, v, negated);
         const std::string t = c.tmp(), pc = c.pred(f.outs[0]);
         if (negated >= 0) {
             const std::string x = v[negated], y = rest[0] == x ? rest[1] : rest[0];
@@ -748,14 +828,31 @@ void hfma2(Ctx& c) {
     c.emit("mov " + c.reg(0) + ", " + buf);
 }
 
+// UIADD3[.X] d, [UPco,] a, b, c[, UPci, UPci]: as IADD3, the uniform predicates in spare vector
+// predicates (Temps::uniform_pred), the carry-out's sum in a uniform temporary.
+void uiadd3(Ctx& c) {
+    const CarryForm f = carry_form(c);
+    if (f.values.size() != 3 || f.outs.size() > 1 || (!f.outs.empty() && !f.ins.empty())) return c.fail("this uniform carry form");
+    const std::string d = c.reg(0);
+    std::vector<std::string> v;
+    for (size_t i : f.values) v.push_back(c.value(i));
+    if (f.outs.empty()) {
+        c.emit("uiadd3 " + d + ", " + v[0] + ", " + v[1] + ", " + v[2]);
+        return carry_in(c, d, f.ins, true);
+    }
+    const auto zero = std::find(v.begin(), v.end(), "0");
+    if (zero == v.end()) return c.fail("a carry-out of three uniform sources");
+    v.erase(zero);
+    const std::string t = c.tmp_uniform();
+    c.emit("uiadd3 " + t + ", " + v[0] + ", " + v[1] + ", 0");
+    c.emit("usetp.lt " + c.pred(f.outs[0]) + ", " + t + ", " + v[0]);
+    c.emit("umov " + d + ", " + t);
+}
+
 void uniform_alu(Ctx& c) {
     const std::string& b = c.mods[0];
     if (b == "UMOV") return c.emit("umov " + c.reg(0) + ", " + c.value(1));
-    if (b == "UIADD3") {
-        const CarryForm f = carry_form(c);
-        if (c.has("X") || f.values.size() != 3 || !f.outs.empty()) return c.fail("64-bit carry (UIADD3.X)");
-        return c.emit("uiadd3 " + c.reg(0) + ", " + c.value(f.values[0]) + ", " + c.value(f.values[1]) + ", " + c.value(f.values[2]));
-    }
+    if (b == "UIADD3") return uiadd3(c);
     if (b == "UIMAD" && c.mods.size() == 1) return c.emit("uimad " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3));
     if (b == "ULOP3") return c.emit("ulop3 " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3) + ", " + c.value(4));
     if (b == "USHF" && c.has("L") && !c.has("HI")) return c.emit("ushl " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2));
@@ -827,8 +924,8 @@ struct Rule {
 // The one SASS -> trace table (isa/README.md §7.2 prints it).
 constexpr Rule kRules[] = {
     {"MOV", "`mov`", "", mov},
-    {"IMAD", "`imad`, `imad.hi[.u32]`, `imad.wide[.u32]`", "`IMAD.MOV` is `imad d, 0, 0, a` (the FMA-side move keeps its pipe); a constant-pair addend goes through a temporary pair; `IMAD.X` adds its carry-in", imad},
-    {"IADD3", "`iadd3`", "a carry-out (one source `RZ`) is computed by `usetp` into its predicate; each carry-in of `.X` adds `@P iadd d, d, 1`; a negated source adds an `isub`", iadd3},
+    {"IMAD", "`imad`, `imad.hi[.u32]`, `imad.wide[.u32]`", "`IMAD.MOV` is `imad d, 0, 0, a` (the FMA-side move keeps its pipe); a constant-pair addend goes through a temporary pair; `IMAD.X` adds its carry-in; `IMAD.HI`'s addend is the pair c:c+1 (the high word of a * b + c:c+1: `imad.wide` into the temporary pair + `mov`; `RZ`: `imad.hi`); a carry-out of `.HI`/`.WIDE.U32` is the 64-bit unsigned compare of sum and addend (`usetp`, `isetp.eq`, `pand`, `por`)", imad},
+    {"IADD3", "`iadd3`", "a carry-out (one source `RZ`) is computed by `usetp` into its predicate; two carry-outs (three sources): one `iadd3` + `usetp` per addition; each carry-in of `.X` adds `@P iadd d, d, 1`; a negated source adds an `isub`", iadd3},
     {"VIADD", "`iadd`", "", viadd},
     {"IABS", "`isub` + `imax`", "", iabs},
     {"DADD", "`dadd`", "pairs, uniform pairs (`UR6`: `ur6`) or fp64 immediates; no modifiers", fp64},
@@ -865,7 +962,7 @@ constexpr Rule kRules[] = {
     {"LDC", "`mov` (`.64`: two)", "the word's value: a parameter's `$uniform`, `%ntid.*`, `%nctaid.*`", ldc},
     {"ULDC", "`umov` (`.64`: two)", "", ldc},
     {"UMOV", "`umov`", "", uniform_alu},
-    {"UIADD3", "`uiadd3`", "", uniform_alu},
+    {"UIADD3", "`uiadd3`", "a carry-out into a uniform predicate `UPn`, held in a spare vector predicate (the same in every lane: `usetp`), the sum through a uniform temporary; `.X` carry-ins as IADD3's (`@p uiadd3 d, d, 1, 0`); a `@UPn` guard reads that predicate", uniform_alu},
     {"UIMAD", "`uimad`", "", uniform_alu},
     {"ULOP3", "`ulop3`", "", uniform_alu},
     {"USHF", "`ushl`", "", uniform_alu},
@@ -945,12 +1042,16 @@ Temps temporaries(const Kernel& k) {
     return t;
 }
 
-std::string guard_of(const std::string& g) {
-    if (g.empty() || g == "PT") return "";
+std::string guard_of(const std::string& g, const Temps& t) {
+    if (g.empty() || g == "PT" || g == "UPT") return "";
     const bool neg = g[0] == '!';
     const std::string b = neg ? g.substr(1) : g;
-    if (b == "PT") return "@!pt ";   // never: lowered below to a nop
-    if (b.size() != 2 || b[0] != 'P' || b[1] < '0' || b[1] > '6') return "?";   // UP0..: a uniform predicate
+    if (b == "PT" || b == "UPT") return "@!pt ";   // never: lowered below to a nop
+    if (b.size() == 3 && b[0] == 'U' && b[1] == 'P' && b[2] >= '0' && b[2] <= '6') {   // UPn: its vector predicate
+        const int p = t.uniform_pred(b[2] - '0');
+        return p < 0 ? "?" : "@" + std::string(neg ? "!" : "") + "p" + std::to_string(p) + " ";
+    }
+    if (b.size() != 2 || b[0] != 'P' || b[1] < '0' || b[1] > '6') return "?";
     return "@" + std::string(neg ? "!" : "") + "p" + b.substr(1) + " ";
 }
 
@@ -970,14 +1071,14 @@ Lowered lower(const Kernel& k, const Env& env) {
         char label[16];
         std::snprintf(label, sizeof label, "0x%x", in.addr);
         if (targets.count(label)) out.lines.push_back({std::string("L_") + label + ":", i});
-        Ctx c{in, env, t, alias, split_dots(in.opcode), guard_of(in.guard), {}, {}};
+        Ctx c{in, env, t, alias, split_dots(in.opcode), guard_of(in.guard, t), {}, {}};
         const Rule* r = find_rule(c.mods[0]);
         auto stub = env.stubs.find(in.opcode);
         if (stub == env.stubs.end()) stub = env.stubs.find(c.mods[0]);
         if (stub != env.stubs.end()) c.emit("nop");
         else if (!r) c.fail("no lowering for " + c.mods[0]);
         else if (c.guard == "@!pt ") { c.guard.clear(); c.emit("nop"); }
-        else if (c.guard == "?") c.fail("a uniform-predicate guard @" + in.guard);
+        else if (c.guard == "?") c.fail("a guard @" + in.guard + " without a spare predicate to hold it");
         else {
             try {
                 r->lower(c);
