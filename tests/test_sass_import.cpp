@@ -405,3 +405,30 @@ TEST_CASE("sass: static shared memory comes from the .elf's .nv.shared section",
         "\t\tValue:\tIndex : 0x0\tOrdinal : 0x0\tOffset  : 0x0\tSize    : 0x4\n", "lat_lds", info));
     CHECK(info.shared_bytes == 0x1400);
 }
+
+TEST_CASE("sass: IMAD.HI adds the pair c:c+1; carry-outs of IMAD.HI, IMAD.WIDE, three-source IADD3, UIADD3", "[sass]") {
+    Both b(launch("wide", "sm_90", ".grid 1\n.block 32\n.buffer out u32 512 zero\n.param out\n", "../data/sass_forms.sass"));
+    const std::vector<uint32_t> o = words(b.p, b.simt_mem, "out");
+    for (uint32_t t = 0; t < 32; ++t) {
+        INFO("lane " << t);
+        const uint32_t* v = &o[16 * t];
+        const uint64_t pair = uint64_t(~t) << 32 | 0xffffffffu;   // R3:R2
+        const uint64_t x = t ^ 1u;
+        const unsigned __int128 hi1 = (unsigned __int128)(uint64_t(t) * 0x10000000u) + pair;
+        CHECK(v[0] == uint32_t(uint64_t(hi1) >> 32));
+        const unsigned __int128 s = (unsigned __int128)(x * 0xffffffffull) + pair;   // 65-bit
+        CHECK(v[1] == uint32_t(uint64_t(s) >> 32));              // IMAD.HI.U32 with a carry-out
+        CHECK((uint64_t(v[3]) << 32 | v[2]) == uint64_t(s));     // IMAD.WIDE.U32
+        CHECK(v[8] == uint32_t(s >> 64));                        // its carry (P0)
+        CHECK(v[9] == uint32_t(s >> 64));                        // and IMAD.HI's (P1)
+        CHECK(v[4] == x);
+        CHECK(v[5] == uint32_t(t + 0xffffffffull + (0xffffffffull - t)));
+        CHECK(v[6] == 1);                                        // the two carries of that sum
+        CHECK(v[7] == t + 0x100);                                // @UP0: UIADD3 2 + 0xffffffff carries
+        CHECK(v[10] == 1);
+        CHECK(v[11] == 1);
+    }
+    CHECK(o[16 * 1 + 8] == 0);   // lane 1: x = 0, x * 0xffffffff + pair stays below 2^64
+    CHECK(o[16 * 2 + 8] == 1);   // lane 2: x = 3 carries
+    CHECK(words(b.p, b.ref_mem, "out") == o);
+}
