@@ -771,10 +771,7 @@ void mufu(Ctx& c) {
                                                          {"SQRT", "sqrt"}, {"SIN", "sin"}, {"COS", "cos"}};
     if (c.mods.size() < 2 || !f.count(c.mods[1])) return c.fail("this MUFU function");
     const std::string fn = f.at(c.mods[1]);
-    if (fn == "sin" || fn == "cos") {   // MUFU.SIN/COS take turns (x / 2pi); the trace's sin/cos radians
-        c.emit("fmul " + c.tmp() + ", " + c.value(1, true) + ", 6.2831855");
-        return c.emit(fn + " " + c.reg(0) + ", " + c.tmp());
-    }
+    if (fn == "sin" || fn == "cos") return c.emit(fn + ".turns " + c.reg(0) + ", " + c.value(1, true));   // MUFU.SIN/COS take x / 2pi
     c.emit(fn + " " + c.reg(0) + ", " + c.value(1, true));
 }
 
@@ -950,7 +947,7 @@ constexpr Rule kRules[] = {
     {"I2F", "`i2f[.rz/rm/rp]`, `u2f[.rz/rm/rp]`; `.F64`: `i2d`, `u2d`, `i2d.s64`, `u2d.u64`; `.S64`/`.U64`: `i2f.s64`, `u2f.u64[.rp]`", "the directed roundings (`I2F.U32.RP`: the division's reciprocal seed) as their own forms", i2f},
     {"F2I", "`f2i`, `f2u`, `f2i.s64`, `f2u.u64`", "`.TRUNC`, `.NTZ`, `.FTZ` are what the trace's forms do", f2i},
     {"F2F", "`d2f`, `f2d`", "`.F32.F64`, `.F64.F32`", f2f},
-    {"MUFU", "`ex2 lg2 rsqrt rcp sqrt`, `fmul` + `sin`/`cos`", "MUFU.SIN/COS take x/2π", mufu},
+    {"MUFU", "`ex2 lg2 rsqrt rcp sqrt`, `sin.turns`, `cos.turns`", "MUFU.SIN/COS take x/2π (turns): their own forms, one SFU instruction as in SASS", mufu},
     {"POPC", "`popc`", "", unary},
     {"FLO", "`flo`", "", unary},
     {"BREV", "`brev`", "", unary},

@@ -251,6 +251,8 @@ inline uint32_t lane_value(uint32_t a, uint32_t b, uint32_t c, uint32_t k = 0) {
     else if constexpr (O == Op::Imad) return a * b + c;
     else if constexpr (O == Op::Sin) return bits(sin(f32(a)));
     else if constexpr (O == Op::Cos) return bits(cos(f32(a)));
+    else if constexpr (O == Op::SinTurns) return bits(sin(f32(a) * 6.2831855f));
+    else if constexpr (O == Op::CosTurns) return bits(cos(f32(a) * 6.2831855f));
     else if constexpr (O == Op::Ex2) return bits(ex2(f32(a)));
     else if constexpr (O == Op::Lg2) return bits(lg2(f32(a)));
     else if constexpr (O == Op::Rsqrt) return bits(1.0f / std::sqrt(f32(a)));
