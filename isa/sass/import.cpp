@@ -225,10 +225,7 @@ ParamWords place_params(const LaunchLines& l, const Source& s, const Program& ba
         const uint32_t off = s.info.cbank_base + slots[i].offset;
         words[off] = uint32_t(values[i].bits);
         if (slots[i].size == 8) words[off + 4] = uint32_t(values[i].bits >> 32);
-        if (!values[i].uniform.empty()) {
-            if (slots[i].size != 4) throw Error(at, "parameter " + std::to_string(i) + " is 8 bytes; a .uniform holds 4");
-            out.uniforms[off] = values[i].uniform;
-        }
+        if (!values[i].uniform.empty()) out.uniforms[off] = values[i].uniform;   // an 8-byte slot: the high word 0
     }
     return out;
 }

@@ -4,7 +4,7 @@
 // line naming a cuobjdump -sass text dump (or a binary, read through
 // cuobjdump when it is on the PATH) and the kernel, and a `.param` line giving
 // the kernel's parameters in order (a buffer name stands for its flat
-// address). The kernel is read (reader.hpp), its parameters placed in
+// address; a $uniform in an 8-byte slot is zero-extended). The kernel is read (reader.hpp), its parameters placed in
 // constant bank 0 as the ABI does (elf_info.hpp: FILE.elf beside the dump,
 // else the architecture's standard layout), lowered (lower.hpp) and assembled
 // with the launch file; without .regs/.shared lines the .elf's register count and
