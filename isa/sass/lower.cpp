@@ -221,6 +221,10 @@ std::string Ctx::mem(size_t i, bool flat_ok, bool shared) {
     } else if (is_reg(r)) {
         if (flat_ok) { fail("a 32-bit global address"); return "[0]"; }
         r = lower_word(r);
+    } else if (is_ureg(r) && !flat_ok) {   // [URx + off]: the uniform address through a vector temporary
+        const std::string t = tmp();
+        out.push_back(guard + "mov " + t + ", " + lower_word(r));
+        r = t;
     } else { fail("unexpected memory operand '" + raw(i) + "'"); return "[0]"; }
     if (r == "rz") return "[" + (off.empty() ? std::string("0") : std::to_string(std::stoll(off, nullptr, 0))) + "]";
     if (!off.empty()) off = std::string(" ") + off[0] + " " + off.substr(1);
@@ -231,6 +235,8 @@ std::string Ctx::mem(size_t i, bool flat_ok, bool shared) {
 
 const std::map<std::string, std::string> kCmp = {{"LT", "lt"}, {"LE", "le"}, {"GT", "gt"}, {"GE", "ge"},
                                                  {"EQ", "eq"}, {"NE", "ne"}, {"NEU", "ne"}};
+// The unordered fp compares (true when either operand is NaN) as the negated ordered opposite.
+const std::map<std::string, std::string> kUnorderedNot = {{"LTU", "ge"}, {"LEU", "gt"}, {"GTU", "le"}, {"GEU", "lt"}};
 
 // Pd = s BOOL q (s a temporary predicate holding the compare).
 void combine(Ctx& c, const std::string& d, const std::string& s, const std::string& q, const std::string& boolop) {
@@ -264,12 +270,20 @@ void setp(Ctx& c) {
     std::string cmp, boolop;
     for (size_t i = 1; i < c.mods.size(); ++i) {
         if (kCmp.count(c.mods[i]) && cmp.empty()) cmp = kCmp.at(c.mods[i]);
+        else if (fp && kUnorderedNot.count(c.mods[i]) && cmp.empty()) cmp = "!" + kUnorderedNot.at(c.mods[i]);
         else if (c.mods[i] == "AND" || c.mods[i] == "OR" || c.mods[i] == "XOR") boolop = c.mods[i];
         else if (c.mods[i] != "U32" && c.mods[i] != "FTZ" && c.mods[i] != "EX") return c.fail("modifier ." + c.mods[i]);
     }
     if (!cmp.empty() && !boolop.empty() && c.has("EX") && !fp) return setp_ex(c, cmp, boolop);
     if (cmp.empty() || boolop.empty() || c.n() != 5) return c.fail("unexpected form");
     if (c.raw(1) != "PT") return c.fail("a second predicate destination");
+    if (cmp[0] == '!') {   // GEU ...: d = !(a lt b) BOOL q, the compare in a spare predicate
+        const std::string d = c.pred(0), a = c.value(2, true), b = c.value(3, true), q = c.pred(4);
+        if (d == "pt") return c.emit("nop");
+        const std::string s = c.tmp_pred(0);
+        c.emit("fsetp." + cmp.substr(1) + " " + s + ", " + a + ", " + b);
+        return combine(c, d, "!" + s, q, boolop);
+    }
     const std::string op = (fp ? "fsetp." : c.has("U32") ? "usetp." : "isetp.") + cmp;
     const std::string d = c.pred(0), a = c.value(2, fp), b = c.value(3, fp), q = c.pred(4);
     if (d == "pt") return c.emit("nop");
@@ -588,6 +602,31 @@ void plop3(Ctx& c) {
     c.emit(pred_function(dst[which], x, y, t));
 }
 
+// P2R d, PR, RZ, mask: bit i of d is P_i for the bits of mask (P0..P6), 0 elsewhere.
+void p2r(Ctx& c) {
+    if (c.n() != 4 || c.raw(1) != "PR" || c.raw(2) != "RZ") return c.fail("unexpected form");
+    const uint32_t mask = uint32_t(std::stoul(c.raw(3), nullptr, 16));
+    if (mask == 0 || mask > 0x7f) return c.fail("a P2R mask of " + c.raw(3));
+    const std::string d = c.reg(0), t = c.tmp();
+    bool first = true;
+    for (uint32_t i = 0; i < 7; ++i) {
+        if (!(mask >> i & 1)) continue;
+        c.emit("sel " + (first ? d : t) + ", " + std::to_string(1u << i) + ", 0, p" + std::to_string(i));
+        if (!first) c.emit("or " + d + ", " + d + ", " + t);
+        first = false;
+    }
+}
+
+// VIADDMNMX[.U32] d, a, b, c, PT|!PT: min (PT) or max (!PT) of a + b and c.
+void viaddmnmx(Ctx& c) {
+    if (c.n() != 5) return c.fail("unexpected form");
+    const std::string p = c.pred(4);
+    if (p != "pt" && p != "!pt") return c.fail("a predicate-selected min/max");
+    const std::string d = c.reg(0), t = c.tmp();
+    c.emit("iadd " + t + ", " + c.value(1) + ", " + c.value(2));
+    c.emit(std::string(c.has("U32") ? "u" : "i") + (p == "pt" ? "min " : "max ") + d + ", " + t + ", " + c.value(3));
+}
+
 // SGXT[.U32] d, a, n: the low n bits of a, sign- (SGXT) or zero-extended (.U32).
 void sgxt(Ctx& c) {
     if (c.n() != 3 || !std::isdigit(static_cast<unsigned char>(c.raw(2)[0]))) return c.fail("unexpected form");
@@ -612,6 +651,11 @@ void shf(Ctx& c) {
     if (!left && hiword && c.has("S32")) return c.emit("sar " + d + ", " + hi + ", " + sh);
     if (!left && hiword && c.has("U32")) return c.emit("shr " + d + ", " + hi + ", " + sh);
     if (left && hiword && std::isdigit(static_cast<unsigned char>(sh[0]))) return c.emit("lea.hi " + d + ", " + lo + ", 0, " + hi + ", " + sh);
+    if (!left && !hiword && c.has("U64") && std::isdigit(static_cast<unsigned char>(sh[0]))) {   // low word of (hi:lo) >> sh
+        const unsigned long n = std::stoul(sh, nullptr, 0);
+        if (n == 0 || n >= 32) return c.fail("a 64-bit shift by " + sh);
+        return c.emit("lea.hi " + d + ", " + lo + ", 0, " + hi + ", " + std::to_string(32 - n));
+    }
     c.fail("this funnel-shift form");
 }
 
@@ -853,6 +897,14 @@ void uniform_alu(Ctx& c) {
     if (b == "UIMAD" && c.mods.size() == 1) return c.emit("uimad " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3));
     if (b == "ULOP3") return c.emit("ulop3 " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3) + ", " + c.value(4));
     if (b == "USHF" && c.has("L") && !c.has("HI")) return c.emit("ushl " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2));
+    if (b == "USHF" && c.has("R") && c.has("HI") && c.n() == 4)   // the high word shifted right: usar / ushr
+        return c.emit((c.has("S32") ? "usar " : "ushr ") + c.reg(0) + ", " + c.value(3) + ", " + c.value(2));
+    if (b == "UIMAD" && c.has("WIDE") && c.has("U32") && c.n() == 4 && c.raw(3) == "URZ") {   // a * b as a uniform pair
+        const std::string d = c.reg(0), a = c.value(1), x = c.value(2), t = c.tmp_uniform();
+        c.emit("uimad.hi.u32 " + t + ", " + a + ", " + x + ", 0");
+        c.emit("uimad " + d + ", " + a + ", " + x + ", 0");
+        return c.emit("umov ur" + std::to_string(std::stoul(d.substr(2)) + 1) + ", " + t);
+    }
     if (b == "ULEA" && c.mods.size() == 1 && c.n() == 4) {   // ULEA d, a, b, sh: (a << sh) + b through a uniform temporary
         const std::string t = c.tmp_uniform();
         c.emit("ushl " + t + ", " + c.value(1) + ", " + c.value(3));
@@ -930,11 +982,13 @@ constexpr Rule kRules[] = {
     {"DFMA", "`dfma`", "", fp64},
     {"LEA", "`lea`, `lea.hi`", "a carry-out as IADD3's (`shl`, `iadd3`, `usetp`); `.X` carry-ins likewise; `.SX32` takes `sar` for the high word", lea},
     {"LOP3", "`lop3`", "a predicate destination adds `isetp.ne p, d, 0`", lop3},
-    {"SHF", "`shl`, `shr`, `sar`, `lea.hi`", "the funnel shifts by a 32-bit word; `.W` (shift mod 32, as the trace's) for `.L` and `.R.HI`", shf},
+    {"SHF", "`shl`, `shr`, `sar`, `lea.hi`", "the funnel shifts by a 32-bit word; `.W` (shift mod 32, as the trace's) for `.L` and `.R.HI`; `.R.U64` by an immediate n: `lea.hi` by 32 - n", shf},
     {"ISETP", "`isetp.CMP`, `usetp.CMP` (+ `pand`/`por`/`pxor`)", "the combining predicate adds one instruction; `.EX` (the high words of a 64-bit compare, the low words' result in the last operand): `isetp.eq` + `pand` (+ the strict compare and `por`), into spare predicates", setp},
     {"PLOP3", "`pand`/`por`/`pxor`", "`PT`/`!PT` sources folded; a function of at most two predicates, one destination", plop3},
     {"SGXT", "`bfe` (`.U32`), `shl` + `sar`", "", sgxt},
-    {"FSETP", "`fsetp.CMP` (+ `pand`/`por`/`pxor`)", "`NEU` is `ne`; other unordered compares unsupported", setp},
+    {"P2R", "`sel` (+ `or`)", "`P2R d, PR, RZ, mask`: one `sel` per predicate of the mask", p2r},
+    {"VIADDMNMX", "`iadd` + `imin`/`imax`/`umin`/`umax`", "", viaddmnmx},
+    {"FSETP", "`fsetp.CMP` (+ `pand`/`por`/`pxor`)", "`NEU` is `ne`; `LTU`/`LEU`/`GTU`/`GEU` are the negated ordered `ge`/`gt`/`le`/`lt` into a spare predicate", setp},
     {"FADD", "`fadd`, `fadd.rz/rm/rp`", "`.FTZ` ignored", fp_arith},
     {"FMUL", "`fmul`, `fmul.rz/rm/rp`", "`.FTZ` ignored; `.RZ`/`.RM`/`.RP` are the directed-rounding forms", fp_arith},
     {"FFMA", "`ffma`, `ffma.rz/rm/rp`", "`.FTZ` ignored", fp_arith},
@@ -960,9 +1014,9 @@ constexpr Rule kRules[] = {
     {"ULDC", "`umov` (`.64`: two)", "", ldc},
     {"UMOV", "`umov`", "", uniform_alu},
     {"UIADD3", "`uiadd3`", "a carry-out into a uniform predicate `UPn`, held in a spare vector predicate (the same in every lane: `usetp`), the sum through a uniform temporary; `.X` carry-ins as IADD3's (`@p uiadd3 d, d, 1, 0`); a `@UPn` guard reads that predicate", uniform_alu},
-    {"UIMAD", "`uimad`", "", uniform_alu},
+    {"UIMAD", "`uimad`; `.WIDE.U32` (addend `URZ`): `uimad.hi.u32` + `uimad` + `umov`", "", uniform_alu},
     {"ULOP3", "`ulop3`", "", uniform_alu},
-    {"USHF", "`ushl`", "", uniform_alu},
+    {"USHF", "`ushl`, `ushr`, `usar`", "`.L` and `.R.{U32,S32}.HI`", uniform_alu},
     {"ULEA", "`ushl` + `uiadd3`", "through a uniform register above the kernel's; `.HI` unsupported", uniform_alu},
     {"LDG", "`ld.global[.v2/.v4] [rN.64 + off]`", "a flat address", load},
     {"LD", "`ld.global`", "generic addresses are taken as global", load},

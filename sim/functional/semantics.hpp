@@ -65,6 +65,7 @@ constexpr Kind kind_of(Op op) {
     case Op::Dsetp: case Op::Dmin: case Op::Dmax: return Kind::Fp64;
     case Op::ImadWide: case Op::ImadWideU: case Op::Cs2r: return Kind::Wide;
     case Op::Umov: case Op::Uiadd3: case Op::Uimad: case Op::Ulop3: case Op::Ushl: case Op::Uldc: return Kind::Uniform;
+    case Op::Ushr: case Op::Usar: case Op::UimadHiU: return Kind::Uniform;
     case Op::Pand: case Op::Por: case Op::Pxor: case Op::Pnot: return Kind::PredLogic;
     case Op::VoteAny: case Op::VoteAll: case Op::VoteBallot: return Kind::Vote;
     case Op::ShflUp: case Op::ShflDown: case Op::ShflXor: case Op::ShflIdx: case Op::ReduxSum: return Kind::Shuffle;
@@ -284,6 +285,9 @@ inline uint32_t lane_value(uint32_t a, uint32_t b, uint32_t c, uint32_t k = 0) {
     else if constexpr (O == Op::Uimad) return a * b + c;
     else if constexpr (O == Op::Ulop3) return lop3(a, b, c, k);
     else if constexpr (O == Op::Ushl) return a << (b & 31);
+    else if constexpr (O == Op::Ushr) return a >> (b & 31);
+    else if constexpr (O == Op::Usar) return uint32_t(int32_t(a) >> (b & 31));
+    else if constexpr (O == Op::UimadHiU) return mul_hi_u(a, b) + c;
     else return 0;
 }
 
