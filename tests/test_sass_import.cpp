@@ -432,3 +432,23 @@ TEST_CASE("sass: IMAD.HI adds the pair c:c+1; carry-outs of IMAD.HI, IMAD.WIDE, 
     CHECK(o[16 * 2 + 8] == 1);   // lane 2: x = 3 carries
     CHECK(words(b.p, b.ref_mem, "out") == o);
 }
+
+TEST_CASE("sass: FSETP.GEU/LTU, P2R, VIADDMNMX, SHF.R.U64, USHF.R, UIMAD.WIDE, LDS [UR + off]", "[sass]") {
+    // the .param's NaN makes LTU true in every lane; .shared 128 for the STS/LDS
+    Both b(launch("misc", "sm_90", ".grid 1\n.block 32\n.shared 128\n.buffer out u32 512 zero\n.param out 0x7fc00000\n",
+                  "../data/sass_forms.sass"));
+    const std::vector<uint32_t> o = words(b.p, b.simt_mem, "out");
+    for (uint32_t t = 0; t < 32; ++t) {
+        INFO("lane " << t);
+        const uint32_t* v = &o[16 * t];
+        CHECK(v[0] == ((t >= 16 ? 1u : 0u) | 2u));                 // P2R of P0 = t >= 16, P1 = (t <u NaN)
+        CHECK(v[1] == std::min(t + 5, 20u));                       // VIADDMNMX.U32 ... PT: min
+        CHECK(int32_t(v[2]) == std::max(int32_t(t) - 16, 0));      // VIADDMNMX ... !PT: max
+        CHECK(v[3] == ((uint64_t(t) << 32 | 0xf0000000u) >> 4 & 0xffffffffu));   // SHF.R.U64
+        CHECK(v[5] == 5u);                                          // LDS [UR5 + 4]: word 5 of the STS'd tids
+        CHECK(v[8] == 0xffffffffu);                                 // USHF.R.S32.HI of -16
+        CHECK(v[9] == 0xfu);                                        // USHF.R.U32.HI by 28
+        CHECK((uint64_t(v[11]) << 32 | v[10]) == 0x30000ull * 0x30000ull);   // UIMAD.WIDE.U32
+    }
+    CHECK(words(b.p, b.ref_mem, "out") == o);
+}
