@@ -18,12 +18,84 @@ namespace fs = std::filesystem;
 constexpr uint32_t kProbeBufferWords = 65536;
 constexpr uint32_t kProbeValue = 8;
 
-// A launch of `kernel` from the dump `file` (a name in its directory) with the parameters of `info`.
+// One parameter type of an Itanium-mangled name from s[i]: true for a pointer. Advances i; false for
+// what it cannot read. `subs` collects the substitution candidates (qualified types, pointers,
+// class names, in order) that S_, S0_, S1_ ... refer to.
+bool mangled_type(const std::string& s, size_t& i, bool& pointer, std::vector<bool>& subs) {
+    pointer = false;
+    if (i >= s.size()) return false;
+    if (s[i] == 'K' || s[i] == 'V' || s[i] == 'r') {   // a qualified type: a candidate itself
+        ++i;
+        if (!mangled_type(s, i, pointer, subs)) return false;
+        subs.push_back(pointer);
+        return true;
+    }
+    if (s[i] == 'P') {
+        ++i;
+        bool inner;
+        if (!mangled_type(s, i, inner, subs)) return false;
+        pointer = true;
+        subs.push_back(true);
+        return true;
+    }
+    if (std::isdigit(static_cast<unsigned char>(s[i]))) {   // a class name: <length><name>
+        size_t n = 0;
+        while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) n = n * 10 + size_t(s[i++] - '0');
+        i += n;
+        subs.push_back(false);
+        return i <= s.size();
+    }
+    if (s[i] == 'S') {   // S_ is candidate 0, S<k>_ candidate k + 1
+        const size_t e = s.find('_', i);
+        if (e == std::string::npos) return false;
+        const size_t k = e == i + 1 ? 0 : size_t(std::strtoul(s.c_str() + i + 1, nullptr, 36)) + 1;
+        i = e + 1;
+        if (k >= subs.size()) return false;
+        pointer = subs[k];
+        return true;
+    }
+    return std::string("vbcahstijlmxyfde").find(s[i++]) != std::string::npos;
+}
+
+// Which parameters of a mangled kernel name (_Z5copy1PKfPfx) are pointers; empty when the name is
+// not mangled (extern "C") or not read.
+std::vector<bool> pointer_params(const std::string& name) {
+    if (name.rfind("_Z", 0) != 0) return {};
+    size_t i = 2, n = 0;
+    while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i]))) n = n * 10 + size_t(name[i++] - '0');
+    i += n;
+    bool pointer = false;
+    std::vector<bool> subs;
+    if (i < name.size() && name[i] == 'I') {   // template arguments, then the return type
+        int depth = 0;
+        do {
+            if (name[i] == 'I' || name[i] == 'L') ++depth;
+            else if (name[i] == 'E') --depth;
+            ++i;
+        } while (i < name.size() && depth > 0);
+        if (!mangled_type(name, i, pointer, subs)) return {};
+    }
+    std::vector<bool> out;
+    while (i < name.size()) {
+        if (!mangled_type(name, i, pointer, subs)) return {};
+        out.push_back(pointer);
+    }
+    return out;
+}
+
+// A launch of `kernel` from the dump `file` (a name in its directory) with the parameters of `info`:
+// a buffer for each pointer (each 8-byte parameter where the name does not say), a value otherwise.
 std::string probe_launch_text(const std::string& file, const std::string& kernel, const KernelInfo& info) {
     std::ostringstream os, param;
     os << ".sass \"" << file << "\" " << kernel << "\n.grid 1\n.block 128\n";
     param << ".param";
+    const std::vector<bool> pointers = pointer_params(kernel);
+    const bool typed = pointers.size() == info.params.size();
     for (size_t i = 0; i < info.params.size(); ++i) {
+        if (info.params[i].size == 8 && typed && !pointers[i]) {   // a long long: the value, zero-extended
+            param << " " << kProbeValue;
+            continue;
+        }
         if (info.params[i].size == 8) {
             os << ".buffer p" << i << " u32 " << kProbeBufferWords << " zero\n";
             param << " p" << i;

@@ -1,7 +1,8 @@
 // coverage.hpp: which kernels of a cuobjdump -sass dump can be simulated (simt-sim --sass-check).
 //
 // Each kernel of a dump is imported through a probe launch (one block of 128 threads; each
-// 8-byte parameter a zeroed buffer of 64 Ki words, each 4-byte one the value 8; the
+// pointer parameter a zeroed buffer of 64 Ki words, each other one the value 8: a mangled C++
+// name says which are pointers, else every 8-byte parameter is taken for one; the
 // parameter sizes from FILE.elf beside the dump; without one, 8-byte parameters up to the highest
 // constant-bank word the kernel reads). A kernel lowers when no instruction is
 // unsupported and the lowered code assembles. The tally counts the unsupported instructions by
