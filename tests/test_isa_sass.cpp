@@ -339,6 +339,9 @@ TEST_CASE("sass forms: directed rounding of fadd, fmul, ffma, i2f, u2f matches t
     CHECK(sem::bits(sem::fmul_dir(3e38f, 3e38f, sem::Round::Zero)) == 0x7f7fffffu);
     CHECK(std::isinf(sem::fmul_dir(3e38f, 3e38f, sem::Round::Up)));
     CHECK(sem::bits(sem::fadd_dir(NAN, 1.0f, sem::Round::Zero)) == sem::kCanonicalNaN);
+    // MUFU.SIN/COS take turns: sin.turns / cos.turns are sin / cos of the fp32 product a * 2 pi
+    CHECK(sem::value(isa::Op::SinTurns, sem::bits(0.125f), 0, 0) == sem::bits(sem::sin(0.125f * 6.2831855f)));
+    CHECK(sem::value(isa::Op::CosTurns, sem::bits(-0.3f), 0, 0) == sem::bits(sem::cos(-0.3f * 6.2831855f)));
 }
 
 TEST_CASE("sass forms: 64-bit conversions and uniform fp64 pairs", "[functional][sass]") {
