@@ -386,6 +386,26 @@ TEST_CASE("sass forms: 64-bit conversions and uniform fp64 pairs", "[functional]
         if (r.program.code[pc].op == isa::Op::Dfma) CHECK(isa::disassemble(r.program, pc) == "dfma r22, r4, ur4, r4");
 }
 
+TEST_CASE("sass forms: fchk flags the divisions the fast path may round wrong", "[functional][sass]") {
+    // lane l divides a[l] by b[l]; p0 = fchk
+    Both r(kWarp + ".buffer a u32 32 zero\n.buffer b u32 32 zero\n.buffer o u32 32 zero\n"
+                   "    mov r0, %laneid\n    ld.global r1, [a + r0*4]\n    ld.global r2, [b + r0*4]\n"
+                   "    fchk p0, r1, r2\n    sel r3, 1, 0, p0\n    st.global [o + r0*4], r3\n    exit\n");
+    const auto o = r.u32("o");
+    for (uint32_t v : o) CHECK(v == 1u);   // 0 / 0: b is zero
+    auto f = [](float a, float b) { return sem::fchk(sem::bits(a), sem::bits(b)); };
+    CHECK_FALSE(f(1.0f, 3.0f));
+    CHECK_FALSE(f(0.0f, 3.0f));
+    CHECK_FALSE(f(-7.5f, 1e-20f));
+    CHECK(f(1.0f, 0.0f));
+    CHECK(f(1.0f, 1e-40f));          // b subnormal
+    CHECK(f(INFINITY, 2.0f));
+    CHECK(f(NAN, 2.0f));
+    CHECK(f(1.0f, INFINITY));
+    CHECK(f(1e30f, 1e-30f));         // the exponents differ by 199
+    CHECK(f(1e-40f, 1.0f));          // a subnormal
+}
+
 TEST_CASE("sass forms: %clock counts the warp's instructions in a functional run, %smid is 0", "[functional][sass]") {
     Both r(kWarp + ".buffer o u32 4 zero\n"
                    "    cs2r r2, %clock64\n"          // 0

@@ -233,6 +233,7 @@ constexpr Rule kRules[] = {
     {"I2F", "`i2f[.rz/rm/rp]`, `u2f[.rz/rm/rp]`; `.F64`: `i2d`, `u2d`, `i2d.s64`, `u2d.u64`; `.S64`/`.U64`: `i2f.s64`, `u2f.u64[.rp]`", "the directed roundings (`I2F.U32.RP`: the division's reciprocal seed) as their own forms", i2f},
     {"F2I", "`f2i`, `f2u`, `f2i.s64`, `f2u.u64`", "`.TRUNC`, `.NTZ`, `.FTZ` are what the trace's forms do", f2i},
     {"F2F", "`d2f`, `f2d`", "`.F32.F64`, `.F64.F32`", f2f},
+    {"FCHK", "`fchk`", "the division's range check: conservative (flags every case the fast path might round wrong; both paths give the correctly rounded quotient)", fchk},
     {"MUFU", "`ex2 lg2 rsqrt rcp sqrt`, `sin.turns`, `cos.turns`", "MUFU.SIN/COS take x/2π (turns): their own forms, one SFU instruction as in SASS", mufu},
     {"POPC", "`popc`", "", unary},
     {"FLO", "`flo`", "", unary},

@@ -111,6 +111,7 @@ void i2f(Ctx& c);
 void f2i(Ctx& c);
 void f2f(Ctx& c);
 void mufu(Ctx& c);
+void fchk(Ctx& c);
 void hfma2(Ctx& c);
 
 }  // namespace simt::isa::sass::low

@@ -83,6 +83,12 @@ void f2f(Ctx& c) {
     c.fail("this conversion");
 }
 
+// FCHK[.DIVIDE] P, a, b: whether the compiled fast division of a by b needs its slow path.
+void fchk(Ctx& c) {
+    if (c.n() != 3 || (c.mods.size() > 1 && !c.has("DIVIDE"))) return c.fail("this FCHK form");
+    c.emit("fchk " + c.pred(0) + ", " + c.value(1, true) + ", " + c.value(2, true));
+}
+
 void mufu(Ctx& c) {
     static const std::map<std::string, std::string> f = {{"EX2", "ex2"}, {"LG2", "lg2"}, {"RSQ", "rsqrt"}, {"RCP", "rcp"},
                                                          {"SQRT", "sqrt"}, {"SIN", "sin"}, {"COS", "cos"}};

@@ -151,6 +151,11 @@ LaneMask compare_cmp(isa::Cmp cmp, const uint32_t* a, const uint32_t* b) {
 }
 
 LaneMask compare_lanes(Op op, isa::Cmp cmp, const uint32_t* a, const uint32_t* b) {
+    if (op == Op::Fchk) {
+        LaneMask m = 0;
+        for (uint32_t l = 0; l < isa::kWarpSize; ++l) m |= LaneMask(sem::fchk(a[l], b[l])) << l;
+        return m;
+    }
     if (op == Op::Isetp) return compare_cmp<Op::Isetp>(cmp, a, b);
     if (op == Op::Usetp) return compare_cmp<Op::Usetp>(cmp, a, b);
     return compare_cmp<Op::Fsetp>(cmp, a, b);

@@ -61,7 +61,7 @@ enum class Kind : uint8_t {
 constexpr Kind kind_of(Op op) {
     switch (op) {
     case Op::Sel: return Kind::Select;
-    case Op::Isetp: case Op::Usetp: case Op::Fsetp: return Kind::Compare;
+    case Op::Isetp: case Op::Usetp: case Op::Fsetp: case Op::Fchk: return Kind::Compare;
     case Op::Dsetp: case Op::Dmin: case Op::Dmax: return Kind::Fp64;
     case Op::ImadWide: case Op::ImadWideU: case Op::Cs2r: return Kind::Wide;
     case Op::Umov: case Op::Uiadd3: case Op::Uimad: case Op::Ulop3: case Op::Ushl: case Op::Uldc: return Kind::Uniform;
@@ -315,8 +315,17 @@ bool compare_as(isa::Cmp cmp, T a, T b) {
     }
 }
 
-// p = a CMP b for isetp (signed), usetp (unsigned) and fsetp (ordered fp32).
+// fchk: may the fast division a / b be inexact (opcodes.def)? On the fp32 bit patterns.
+inline bool fchk(uint32_t a, uint32_t b) {
+    const int ea = int((a >> 23) & 0xff), eb = int((b >> 23) & 0xff);   // biased exponents
+    if (eb == 0 || eb == 0xff || eb < 127 - 125 || eb > 127 + 125) return true;
+    if (ea == 0xff || (ea == 0 && (a & 0x7fffffu))) return true;
+    return ea != 0 && (ea - eb < -125 || ea - eb > 125);
+}
+
+// p = a CMP b for isetp (signed), usetp (unsigned) and fsetp (ordered fp32); fchk.
 inline bool compare(Op op, isa::Cmp cmp, uint32_t a, uint32_t b) {
+    if (op == Op::Fchk) return fchk(a, b);
     if (op == Op::Isetp) return compare_as(cmp, int32_t(a), int32_t(b));
     if (op == Op::Usetp) return compare_as(cmp, a, b);
     return compare_as(cmp, f32(a), f32(b));
