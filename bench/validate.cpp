@@ -9,7 +9,11 @@
 // a group (latency, ipc, atomics, ...: sim/calibrate/*.cpp), and may be given more than once.
 //
 //     validate [--root DIR] [--config FILE.yaml] [--measured FILE.csv ...] [--csv OUT] [--plot OUT.png]
-//              [--only SET|GROUP ...] [--set key.path=value ...]
+//              [--only SET|GROUP ...] [--set key.path=value ...] [--sass]
+//
+// --sass runs every kernel that has a launch file of its compiled SASS (calib/sass/KERNEL.launch.isa,
+// the import of isa/sass/) a second time from that, in place of its hand twin, and prints both
+// errors side by side (calib/README.md, "Hand twin or the compiled kernel").
 //
 // --config and --measured check any config against any calibration run (default: configs/h200.yaml
 // and the committed H200 results, plus the RTX 4060 seed); comparisons whose rows the CSV lacks
@@ -59,6 +63,33 @@ void print_table(const std::vector<Row>& rows) {
     }
     std::printf("\n%d of %zu within tolerance (5%%; stripe widths exact). |error|: median %.1f%%, P90 %.1f%%, "
                 "max %.1f%%.\n", ok, rows.size(), quantile(err, 0.5), quantile(err, 0.9), quantile(err, 1.0));
+}
+
+// --sass: each row beside the same row run from the imported SASS of its kernel (calib/sass/*.launch.isa)
+// where one exists; the summary compares the two on the rows that have both.
+void print_side_by_side(const std::vector<Row>& twins, const std::vector<Row>& imported) {
+    std::printf("| group | case | hardware | hand twin | error | imported SASS | error |\n");
+    std::printf("|---|---|---:|---:|---:|---:|---:|\n");
+    std::vector<double> et, es;
+    int ok_t = 0, ok_s = 0;
+    for (size_t i = 0; i < twins.size() && i < imported.size(); ++i) {
+        const Row& t = twins[i];
+        const Row& s = imported[i];
+        std::printf("| %s | %s | %.4g | %.4g | %+.1f%% |", t.group.c_str(), t.name.c_str(), t.hw, t.sim, t.error_pct());
+        if (!s.imported || s.name != t.name) {
+            std::printf(" (twin) | |\n");
+            continue;
+        }
+        std::printf(" %.4g | %+.1f%% |\n", s.sim, s.error_pct());
+        et.push_back(std::fabs(t.error_pct()));
+        es.push_back(std::fabs(s.error_pct()));
+        ok_t += t.ok();
+        ok_s += s.ok();
+    }
+    std::printf("\n%zu rows run from an imported kernel. Within tolerance: hand twin %d, imported SASS %d. "
+                "|error|: median %.1f%% / %.1f%%, P90 %.1f%% / %.1f%%, max %.1f%% / %.1f%% (twin / SASS).\n",
+                es.size(), ok_t, ok_s, quantile(et, 0.5), quantile(es, 0.5), quantile(et, 0.9), quantile(es, 0.9),
+                quantile(et, 1.0), quantile(es, 1.0));
 }
 
 void print_states(const std::vector<StateRow>& states) {
@@ -120,6 +151,7 @@ struct Options {
     std::string config;                 // default: <root>/configs/h200.yaml (and the RTX 4060 seed)
     std::vector<std::string> measured;  // default: <root>/calib/results/calib_h200{,_ext}.csv
     Uniforms what_if;
+    bool sass = false;                  // also run the imported SASS of each kernel that has one, side by side
 };
 
 int run(Options o) {
@@ -141,6 +173,16 @@ int run(Options o) {
     read_ncu_states(c, root + "/calib/results/ncu_h200_ext_states.csv");
     read_ncu_states(c, root + "/calib/results/dispatch/ncu_h200_dispatch_states.csv");
     run_groups(c, o.only);
+    if (o.sass) {
+        Context imported;
+        imported.root = root;
+        imported.hw = c.hw;
+        imported.cfg = c.cfg;
+        imported.sass = true;
+        run_groups(imported, o.only);
+        print_side_by_side(c.rows, imported.rows);
+        return 0;
+    }
     print_table(c.rows);
     print_states(c.states);
     if (!c.missing.empty()) {
@@ -166,9 +208,10 @@ int main(int argc, char** argv) {
         else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) o.only.push_back(argv[++i]);
         else if (std::strcmp(argv[i], "--config") == 0 && i + 1 < argc) o.config = argv[++i];
         else if (std::strcmp(argv[i], "--measured") == 0 && i + 1 < argc) o.measured.push_back(argv[++i]);
+        else if (std::strcmp(argv[i], "--sass") == 0) o.sass = true;
         else {
             std::fprintf(stderr, "usage: validate [--root DIR] [--config FILE.yaml] [--measured FILE.csv ...] [--csv OUT] [--plot OUT.png] "
-                                 "[--only SET|GROUP ...] [--set key.path=value ...]\n");
+                                 "[--only SET|GROUP ...] [--set key.path=value ...] [--sass]\n");
             return 1;
         }
     }

@@ -709,7 +709,7 @@ private:
             case 'X': return "the first of 4 consecutive registers rN..rN+3";
             case 'V': return "a value: register, immediate, %special or $uniform";
             case 'F': return "an fp32 value: register, immediate or $uniform, optionally -x, |x| or -|x|";
-            case 'G': return "an fp64 value: an even register rN (the pair rN:rN+1) or an immediate";
+            case 'G': return "an fp64 value: an even register rN (the pair rN:rN+1), an even uniform register urN, or an immediate";
             case 'K': return "a truth table: an integer 0..255 (0x80 = a & b & c, 0x96 = a ^ b ^ c)";
             case 'S': return "a shift: an integer 0..31";
             case 'U': return "a destination uniform register ur0..ur62";
@@ -902,6 +902,14 @@ private:
             o.fp = o.wide = true;
             o.value = uint32_t(b);
             o.hi = uint32_t(b >> 32);
+            return o;
+        }
+        if (const int u = t.kind == Tok::Ident ? ureg_index(t) : -1; u >= 0) {   // a uniform pair urN:urN+1 (SASS DFMA R, R, UR)
+            if (u % 2 || u + 1 >= int(kNumURegs))
+                throw Error(loc_of(t), "fp64 uniform pair must start at an even uniform register below ur62, found '" + t.text + "'");
+            ++pos_;
+            o.kind = OperandKind::UReg;
+            o.value = uint32_t(u);
             return o;
         }
         if (t.kind != Tok::Ident || reg_index(t) < 0) return wrong("'" + t.text + "'");
@@ -1190,6 +1198,7 @@ private:
                 case 'U': dst(uint16_t(kURegBase + o.value)); break;
                 case 'G':
                     if (o.kind == OperandKind::Reg) { src(uint16_t(o.value)); src(uint16_t(o.value + 1)); }
+                    if (o.kind == OperandKind::UReg) { src(uint16_t(kURegBase + o.value)); src(uint16_t(kURegBase + o.value + 1)); }
                     break;
                 case 'Q': if (o.value != kPredTrue) src(uint16_t(kPredRegBase + o.value)); break;
                 case 'M':

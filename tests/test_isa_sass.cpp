@@ -16,6 +16,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <cfenv>
 
 using namespace simt;
 using namespace simt::func;
@@ -268,6 +269,141 @@ TEST_CASE("sass forms: 64-bit loads and stores, fp64 immediates, dsetp, dmin, dm
     CHECK(sem::dminmax(sem::bits(-0.0), sem::bits(0.0), false) == sem::bits(-0.0));
     CHECK(sem::dminmax(sem::bits(NAN), sem::bits(2.0), true) == sem::bits(2.0));
     CHECK(isa::disassemble(r.program, 2) == "dadd r4, r2, 0.25");
+}
+
+namespace {
+
+// a OP b (a * b + c) in the host's rounding mode `mode`: the oracle of the directed forms.
+float host_rounded(int mode, char op, float a, float b, float c = 0) {
+    volatile float x = a, y = b, z = c;
+    std::fesetround(mode);
+    volatile float r = op == '+' ? x + y : op == '*' ? x * y : std::fma(float(x), float(y), float(z));
+    std::fesetround(FE_TONEAREST);
+    return r;
+}
+
+float host_convert(int mode, double v) {
+    volatile double x = v;
+    std::fesetround(mode);
+    volatile float r = float(x);
+    std::fesetround(FE_TONEAREST);
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("sass forms: directed rounding of fadd, fmul, ffma, i2f, u2f matches the host's rounding modes", "[functional][sass]") {
+    // lane l: a = (1/3 + l ulps) * (l odd ? -1 : 1), b = 3, c = 2^-30: products and sums that round.
+    Both r(kWarp + ".buffer o u32 512 zero\n"
+                   "    mov r0, %laneid\n    iadd r1, r0, 0x3eaaaaab\n    and r2, r0, 1\n    shl r2, r2, 31\n    or r1, r1, r2\n"
+                   "    fmul.rz r3, r1, 3.0\n    fmul.rm r4, r1, 3.0\n    fmul.rp r5, r1, 3.0\n"
+                   "    fadd.rz r6, r1, 0x30800000\n    fadd.rm r7, r1, 0x30800000\n    fadd.rp r8, r1, 0x30800000\n"
+                   "    ffma.rz r9, r1, 3.0, 0x30800000\n    ffma.rm r10, r1, 3.0, -1.0\n    ffma.rp r11, r1, 3.0, 0x30800000\n"
+                   "    imad r12, r0, 0x1000001, 0x7ffffff0\n    u2f.rp r13, r12\n    u2f.rz r14, r12\n    i2f.rm r15, r12\n"
+                   "    i2f.rp r16, r12\n    u2f.rm r17, r12\n    i2f.rz r18, r12\n"
+                   "    imul r19, r0, 16\n"
+                   "    st.global [o + r19*4], r3\n    st.global [o + r19*4 + 4], r4\n    st.global [o + r19*4 + 8], r5\n"
+                   "    st.global [o + r19*4 + 12], r6\n    st.global [o + r19*4 + 16], r7\n    st.global [o + r19*4 + 20], r8\n"
+                   "    st.global [o + r19*4 + 24], r9\n    st.global [o + r19*4 + 28], r10\n    st.global [o + r19*4 + 32], r11\n"
+                   "    st.global [o + r19*4 + 36], r13\n    st.global [o + r19*4 + 40], r14\n    st.global [o + r19*4 + 44], r15\n"
+                   "    st.global [o + r19*4 + 48], r16\n    st.global [o + r19*4 + 52], r17\n    st.global [o + r19*4 + 56], r18\n    exit\n");
+    const auto o = r.u32("o");
+    const float c = std::bit_cast<float>(0x30800000u);
+    for (uint32_t l = 0; l < 32; ++l) {
+        INFO("lane " << l);
+        const float a = std::bit_cast<float>((0x3eaaaaabu + l) | (l & 1) << 31);
+        const uint32_t* v = &o[16 * l];
+        CHECK(v[0] == std::bit_cast<uint32_t>(host_rounded(FE_TOWARDZERO, '*', a, 3.0f)));
+        CHECK(v[1] == std::bit_cast<uint32_t>(host_rounded(FE_DOWNWARD, '*', a, 3.0f)));
+        CHECK(v[2] == std::bit_cast<uint32_t>(host_rounded(FE_UPWARD, '*', a, 3.0f)));
+        CHECK(v[3] == std::bit_cast<uint32_t>(host_rounded(FE_TOWARDZERO, '+', a, c)));
+        CHECK(v[4] == std::bit_cast<uint32_t>(host_rounded(FE_DOWNWARD, '+', a, c)));
+        CHECK(v[5] == std::bit_cast<uint32_t>(host_rounded(FE_UPWARD, '+', a, c)));
+        CHECK(v[6] == std::bit_cast<uint32_t>(host_rounded(FE_TOWARDZERO, 'f', a, 3.0f, c)));
+        CHECK(v[7] == std::bit_cast<uint32_t>(host_rounded(FE_DOWNWARD, 'f', a, 3.0f, -1.0f)));
+        CHECK(v[8] == std::bit_cast<uint32_t>(host_rounded(FE_UPWARD, 'f', a, 3.0f, c)));
+        const uint32_t n = l * 0x1000001u + 0x7ffffff0u;
+        CHECK(v[9] == std::bit_cast<uint32_t>(host_convert(FE_UPWARD, double(n))));
+        CHECK(v[10] == std::bit_cast<uint32_t>(host_convert(FE_TOWARDZERO, double(n))));
+        CHECK(v[11] == std::bit_cast<uint32_t>(host_convert(FE_DOWNWARD, double(int32_t(n)))));
+        CHECK(v[12] == std::bit_cast<uint32_t>(host_convert(FE_UPWARD, double(int32_t(n)))));
+        CHECK(v[13] == std::bit_cast<uint32_t>(host_convert(FE_DOWNWARD, double(n))));
+        CHECK(v[14] == std::bit_cast<uint32_t>(host_convert(FE_TOWARDZERO, double(int32_t(n)))));
+    }
+    // hand-checked: 0x3eaaaaab * 3 = 1 + 2^-25 exactly
+    CHECK(o[0] == 0x3f800000u);
+    CHECK(o[2] == 0x3f800001u);
+    CHECK(o[16 + 1] == 0xbf800001u);   // lane 1: -(0x3eaaaaac) * 3 toward -inf
+    CHECK(o[16 + 10] == 0x4f00ffffu);   // lane 1: 0x80fffff1 toward zero is 0x80ffff00 (nearest: 0x81000000)
+    // overflow: toward zero stays finite, toward +inf does not
+    CHECK(sem::bits(sem::fmul_dir(3e38f, 3e38f, sem::Round::Zero)) == 0x7f7fffffu);
+    CHECK(std::isinf(sem::fmul_dir(3e38f, 3e38f, sem::Round::Up)));
+    CHECK(sem::bits(sem::fadd_dir(NAN, 1.0f, sem::Round::Zero)) == sem::kCanonicalNaN);
+    // MUFU.SIN/COS take turns: sin.turns / cos.turns are sin / cos of the fp32 product a * 2 pi
+    CHECK(sem::value(isa::Op::SinTurns, sem::bits(0.125f), 0, 0) == sem::bits(sem::sin(0.125f * 6.2831855f)));
+    CHECK(sem::value(isa::Op::CosTurns, sem::bits(-0.3f), 0, 0) == sem::bits(sem::cos(-0.3f * 6.2831855f)));
+}
+
+TEST_CASE("sass forms: 64-bit conversions and uniform fp64 pairs", "[functional][sass]") {
+    Both r(kWarp + ".buffer o u32 640 zero\n"
+                   "    mov r0, %laneid\n    isub r1, r0, 16\n    imad r2, r1, 0x7000001, 0\n"
+                   "    i2d r4, r1\n    u2d r6, r2\n    i2f r3, r2\n    fmul r3, r3, 1e12\n    f2u.u64 r8, r3\n    f2i.s64 r10, r3\n"
+                   "    mov r12, r2\n    sar r13, r2, 31\n    i2d.s64 r14, r12\n    i2f.s64 r16, r12\n    u2f.u64 r17, r12\n"
+                   "    u2f.u64.rp r18, r12\n    u2d.u64 r20, r12\n"
+                   "    umov ur4, 0\n    umov ur5, 0x40000000\n    dfma r22, r4, ur4, r4\n"
+                   "    imul r24, r0, 20\n"
+                   "    st.global.v2 [o + r24*4], r4\n    st.global.v2 [o + r24*4 + 8], r6\n    st.global.v2 [o + r24*4 + 16], r8\n"
+                   "    st.global.v2 [o + r24*4 + 24], r10\n    st.global.v2 [o + r24*4 + 32], r14\n    st.global [o + r24*4 + 40], r16\n"
+                   "    st.global [o + r24*4 + 44], r17\n    st.global [o + r24*4 + 48], r18\n    st.global.v2 [o + r24*4 + 56], r22\n"
+                   "    st.global.v2 [o + r24*4 + 64], r20\n    exit\n");
+    const auto o = r.u32("o");
+    auto u64 = [&](size_t i) { return uint64_t(o[i]) | uint64_t(o[i + 1]) << 32; };
+    for (uint32_t l = 0; l < 32; ++l) {
+        INFO("lane " << l);
+        const int32_t i = int32_t(l) - 16;
+        const uint32_t u = uint32_t(i) * 0x7000001u;
+        const size_t b = 20 * l;
+        CHECK(std::bit_cast<double>(u64(b)) == double(i));
+        CHECK(std::bit_cast<double>(u64(b + 2)) == double(u));
+        const float x = float(int32_t(u)) * 1e12f;
+        CHECK(u64(b + 4) == sem::f2ul(x));
+        CHECK(u64(b + 6) == sem::f2l(x));
+        const int64_t s = int64_t(int32_t(u));
+        CHECK(std::bit_cast<double>(u64(b + 8)) == double(s));
+        CHECK(std::bit_cast<float>(o[b + 10]) == float(s));
+        CHECK(std::bit_cast<float>(o[b + 11]) == float(uint64_t(s)));
+        const float up = host_convert(FE_UPWARD, double(uint64_t(s)));   // double(u64) rounds, but not across a float
+        CHECK(o[b + 12] == std::bit_cast<uint32_t>(up));
+        CHECK(std::bit_cast<double>(u64(b + 14)) == 3.0 * i);
+        CHECK(std::bit_cast<double>(u64(b + 16)) == double(uint64_t(s)));
+    }
+    CHECK(sem::f2ul(-1.0f) == 0);
+    CHECK(sem::f2ul(1e30f) == ~0ull);
+    CHECK(sem::f2l(-1e30f) == 0x8000000000000000ull);
+    CHECK(sem::ul2f_rp((1ull << 53) + 1) == 0x5a000001u);
+    CHECK(sem::ul2f_rp(~0ull) == 0x5f800000u);   // rounds to 2^64 either way
+    for (uint32_t pc = 0; pc < r.program.code.size(); ++pc)
+        if (r.program.code[pc].op == isa::Op::Dfma) CHECK(isa::disassemble(r.program, pc) == "dfma r22, r4, ur4, r4");
+}
+
+TEST_CASE("sass forms: fchk flags the divisions the fast path may round wrong", "[functional][sass]") {
+    // lane l divides a[l] by b[l]; p0 = fchk
+    Both r(kWarp + ".buffer a u32 32 zero\n.buffer b u32 32 zero\n.buffer o u32 32 zero\n"
+                   "    mov r0, %laneid\n    ld.global r1, [a + r0*4]\n    ld.global r2, [b + r0*4]\n"
+                   "    fchk p0, r1, r2\n    sel r3, 1, 0, p0\n    st.global [o + r0*4], r3\n    exit\n");
+    const auto o = r.u32("o");
+    for (uint32_t v : o) CHECK(v == 1u);   // 0 / 0: b is zero
+    auto f = [](float a, float b) { return sem::fchk(sem::bits(a), sem::bits(b)); };
+    CHECK_FALSE(f(1.0f, 3.0f));
+    CHECK_FALSE(f(0.0f, 3.0f));
+    CHECK_FALSE(f(-7.5f, 1e-20f));
+    CHECK(f(1.0f, 0.0f));
+    CHECK(f(1.0f, 1e-40f));          // b subnormal
+    CHECK(f(INFINITY, 2.0f));
+    CHECK(f(NAN, 2.0f));
+    CHECK(f(1.0f, INFINITY));
+    CHECK(f(1e30f, 1e-30f));         // the exponents differ by 199
+    CHECK(f(1e-40f, 1.0f));          // a subnormal
 }
 
 TEST_CASE("sass forms: %clock counts the warp's instructions in a functional run, %smid is 0", "[functional][sass]") {

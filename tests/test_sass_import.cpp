@@ -3,11 +3,15 @@
 // functional interpreters, their buffers compared with a host reference; and the
 // import's errors, located.
 #include "functional_util.hpp"
+#include "isa/sass/elf_info.hpp"
 #include "isa/sass/lower.hpp"
 #include "isa/sass/reader.hpp"
 #include "sim/functional/reference.hpp"
+#include "sim/timing/decode.hpp"
+#include "test_timing_util.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -162,7 +166,7 @@ TEST_CASE("sass: unsupported opcodes are listed all at once with their lines", "
     });
     CHECK(e == "tests/sass/../data/sass_unsupported.sass:37:36: error: 2 SASS instructions of 'saxpy_kernel' cannot be simulated "
                "(run them as nops with --sass-stub OP=nop):\n"
-               "  tests/sass/../data/sass_unsupported.sass:37:36: ISETP.GE.U32.AND.EX P0, PT, R5, RZ, PT, P0   (64-bit compare (.EX))\n"
+               "  tests/sass/../data/sass_unsupported.sass:37:36: UTMALDG.2D [UR8], [UR4]   (no lowering for UTMALDG)\n"
                "  tests/sass/../data/sass_unsupported.sass:41:36: HMMA.16816.F32 R4, R2, R8, R4   (no lowering for HMMA)");
 }
 
@@ -170,8 +174,8 @@ TEST_CASE("sass: --sass-stub runs the listed opcodes as nops", "[sass]") {
     const std::string path = (std::filesystem::temp_directory_path() / "simt_test_sass_stub.launch.isa").string();
     std::ofstream(path) << ".sass \"" << std::filesystem::absolute("tests/data/sass_unsupported.sass").string()
                         << "\" saxpy_kernel\n.grid 1\n.block 32\n.buffer x f32 32 zero\n.buffer y f32 32 zero\n.param x y 1.0 32\n";
-    const simt::isa::Program p = simt::isa::assemble_file(path, {"ISETP.GE.U32.AND.EX=nop", "HMMA=nop"});
-    const auto at = std::find(p.text.begin(), p.text.end(), "ISETP.GE.U32.AND.EX P0, PT, R5, RZ, PT, P0");
+    const simt::isa::Program p = simt::isa::assemble_file(path, {"UTMALDG.2D=nop", "HMMA=nop"});
+    const auto at = std::find(p.text.begin(), p.text.end(), "UTMALDG.2D [UR8], [UR4]");
     REQUIRE(at != p.text.end());
     CHECK(p.code[size_t(at - p.text.begin())].op == simt::isa::Op::Nop);
     CHECK(p.code[size_t(at - p.text.begin())].loc.line == 37);
@@ -237,7 +241,7 @@ TEST_CASE("sass: malformed .sass and .param lines are located", "[sass][error]")
     CHECK(err(".sass \"../data/sass_bad_line.sass\" guardonly\n" + tail + ".param\n") ==
           "tests/sass/../data/sass_bad_line.sass:12:32: error: malformed SASS line: a guard and no instruction");
     CHECK(err(".sass \"../data/sass_bad_line.sass\" uguard\n" + tail + ".param\n")
-              .find("sass_bad_line.sass:15:36: @UP0 EXIT   (a uniform-predicate guard @UP0)") != std::string::npos);
+              .find("sass_bad_line.sass:17:36: @UP0 EXIT   (a guard @UP0 without a spare predicate to hold it)") != std::string::npos);
 }
 
 TEST_CASE("sass: flat addresses [rN.64 + off] in the trace language", "[sass][assembler]") {
@@ -297,6 +301,154 @@ TEST_CASE("sass: a negated integer source and IABS lower exactly", "[sass]") {
     for (int t = 0; t < 32; ++t) {
         CHECK(int32_t(o[size_t(2 * t)]) == 3 * (t - 16) - t);
         CHECK(int32_t(o[size_t(2 * t + 1)]) == std::abs(t - 16));
+    }
+    CHECK(words(b.p, b.ref_mem, "out") == o);
+}
+
+TEST_CASE("sass: 64-bit compares (ISETP.EX) and PLOP3 lower exactly", "[sass]") {
+    // x = t << 28 as 64 bits against y = 0x1'80000000 (t = 24); the signed LT compares (hi - 1):lo
+    Both b(launch("cmp64", "sm_90", ".grid 1\n.block 32\n.buffer out u32 32 zero\n.param 0x180000000 out\n", "../data/sass_forms.sass"));
+    const std::vector<uint32_t> o = words(b.p, b.simt_mem, "out");
+    for (uint32_t t = 0; t < 32; ++t) {
+        INFO("lane " << t);
+        const uint64_t x = uint64_t(t) << 28, y = 0x180000000ull;
+        const int64_t xs = int64_t(((uint64_t(t >> 4) - 1) << 32) | uint32_t(x));
+        const uint32_t want = (x >= y) + 2 * (x != y) + 4 * (xs < int64_t(y)) + 8 * (x >= y && x != y) + 16 * (x == y);
+        CHECK(o[t] == want);
+    }
+    CHECK(o[0] == 2 + 4);
+    CHECK(o[24] == 1 + 4 + 16);
+    CHECK(o[31] == 1 + 2 + 4 + 8);
+    CHECK(words(b.p, b.ref_mem, "out") == o);
+}
+
+TEST_CASE("sass: I2F.U32.RP, FMUL.RZ, SGXT, ~R, F2I.U64, I2F.F64, a uniform DFMA pair, F2F lower exactly", "[sass]") {
+    Both b(launch("conv", "sm_90", ".grid 1\n.block 32\n.buffer out u32 256 zero\n.param 0.33333334f out 0x4000000000000000\n",
+                  "../data/sass_forms.sass"));
+    const std::vector<uint32_t> o = words(b.p, b.simt_mem, "out");
+    for (uint32_t t = 0; t < 32; ++t) {
+        INFO("lane " << t);
+        const uint32_t* v = &o[8 * t];
+        const uint32_t n = t * 0x1000001u;
+        float up = float(n);
+        if (double(up) < double(n)) up = std::nextafter(up, INFINITY);
+        CHECK(v[0] == std::bit_cast<uint32_t>(up));
+        const double exact = double(up) * double(0.33333334f);
+        float rz = float(exact);
+        if (std::fabs(double(rz)) > std::fabs(exact)) rz = std::nextafter(rz, 0.0f);
+        CHECK(v[1] == std::bit_cast<uint32_t>(rz));
+        CHECK(int32_t(v[2]) == (int32_t(t << 29) >> 29));
+        CHECK(v[3] == (t & 3));
+        CHECK(v[4] == 0u - t);
+        CHECK(std::bit_cast<float>(v[5]) == 3.0f * float(t));
+        CHECK((uint64_t(v[6]) | uint64_t(v[7]) << 32) == uint64_t(up));
+    }
+    CHECK(o[8 * 3] == 0x4c400001u);   // 3 * 0x1000001 = 50331651 rounds up to 50331652
+    CHECK(words(b.p, b.ref_mem, "out") == o);
+}
+
+TEST_CASE("sass timing: pipes.sass_stall_counts holds the warp for each instruction's stall count", "[sass][timing]") {
+    // stall counts 5, 1, 3, 4, 1 (tests/data/sass_stalls.sass); FFMAs independent, fma interval 1
+    const simt::isa::Program p = launch("stalls", "sm_90", ".grid 1\n.block 32\n.param\n", "../data/sass_stalls.sass");
+    const std::vector<simt::timing::DecodedInst> d = simt::timing::decode_program(p);
+    REQUIRE(p.code.size() == 7);   // 3 FFMA, IADD3 as iadd3 + usetp + mov, EXIT
+    const uint8_t want[] = {5, 1, 3, 0, 0, 4, 1};   // the IADD3's count once, after its last trace instruction
+    for (size_t pc = 0; pc < 7; ++pc) CHECK(d[pc].sass_stall == want[pc]);
+    auto issues = [&](bool on) {
+        simt::GpuConfig c = simt::timing::test::small_config();
+        c.pipes.sass_stall_counts = on;
+        simt::timing::test::Recorder rec;
+        simt::func::GlobalMemory m(p, "tests/data");
+        simt::timing::RunOptions ro;
+        ro.observer = &rec;
+        simt::timing::Simulator sim(c, p, m, ro);
+        const simt::timing::Stats s = sim.run();
+        std::vector<uint64_t> at;
+        for (const auto& e : rec.issues) at.push_back(e.cycle);
+        return std::make_pair(at, s.stall_cycles[int(simt::timing::StallReason::Wait)]);
+    };
+    const auto [off, off_wait] = issues(false);
+    const auto [on, on_wait] = issues(true);
+    REQUIRE(on.size() == 7);
+    // hand-checked: FFMA at 0, +5, +1; the IADD3's iadd3 at +3; usetp and mov as without stall counts; EXIT 4 after the mov
+    CHECK(on[0] == 0);
+    CHECK(on[1] == 5);
+    CHECK(on[2] == 6);
+    CHECK(on[3] == 9);
+    CHECK(on[4] - on[3] == off[4] - off[3]);
+    CHECK(on[5] - on[4] == off[5] - off[4]);
+    CHECK(on[6] == on[5] + 4);
+    CHECK(off[1] == 1);
+    CHECK(off[2] == 2);
+    CHECK(on_wait > off_wait);
+}
+
+TEST_CASE("sass: SHF.W wraps the shift amount, ULEA goes through a uniform temporary", "[sass]") {
+    Both b(launch("shifts", "sm_90", ".grid 1\n.block 32\n.buffer out u32 256 zero\n.param out\n", "../data/sass_forms.sass"));
+    const std::vector<uint32_t> o = words(b.p, b.simt_mem, "out");
+    for (uint32_t t = 0; t < 32; ++t) {
+        INFO("lane " << t);
+        const uint32_t sh = (t + 30) & 31;
+        CHECK(o[8 * t] == 0x80000000u >> sh);
+        CHECK(o[8 * t + 2] == 1u << sh);
+        CHECK(o[8 * t + 4] == t + 48);
+    }
+    CHECK(o[8 * 2] == 0x80000000u);   // lane 2: 32 wraps to 0
+    CHECK(words(b.p, b.ref_mem, "out") == o);
+}
+
+TEST_CASE("sass: static shared memory comes from the .elf's .nv.shared section", "[sass]") {
+    simt::isa::sass::KernelInfo info;
+    REQUIRE(simt::isa::sass::read_elf_info(
+        "  3d  1f380   1400  0  4                       NOBITS       43    0       2c .nv.shared.lat_lds\n"
+        ".nv.info.lat_lds\n\tAttribute:\tEIATTR_KPARAM_INFO\n\t\tFormat:\tEIFMT_SVAL\n"
+        "\t\tValue:\tIndex : 0x0\tOrdinal : 0x0\tOffset  : 0x0\tSize    : 0x4\n", "lat_lds", info));
+    CHECK(info.shared_bytes == 0x1400);
+}
+
+TEST_CASE("sass: IMAD.HI adds the pair c:c+1; carry-outs of IMAD.HI, IMAD.WIDE, three-source IADD3, UIADD3", "[sass]") {
+    Both b(launch("wide", "sm_90", ".grid 1\n.block 32\n.buffer out u32 512 zero\n.param out\n", "../data/sass_forms.sass"));
+    const std::vector<uint32_t> o = words(b.p, b.simt_mem, "out");
+    for (uint32_t t = 0; t < 32; ++t) {
+        INFO("lane " << t);
+        const uint32_t* v = &o[16 * t];
+        const uint64_t pair = uint64_t(~t) << 32 | 0xffffffffu;   // R3:R2
+        const uint64_t x = t ^ 1u;
+        const unsigned __int128 hi1 = (unsigned __int128)(uint64_t(t) * 0x10000000u) + pair;
+        CHECK(v[0] == uint32_t(uint64_t(hi1) >> 32));
+        const unsigned __int128 s = (unsigned __int128)(x * 0xffffffffull) + pair;   // 65-bit
+        CHECK(v[1] == uint32_t(uint64_t(s) >> 32));              // IMAD.HI.U32 with a carry-out
+        CHECK((uint64_t(v[3]) << 32 | v[2]) == uint64_t(s));     // IMAD.WIDE.U32
+        CHECK(v[8] == uint32_t(s >> 64));                        // its carry (P0)
+        CHECK(v[9] == uint32_t(s >> 64));                        // and IMAD.HI's (P1)
+        CHECK(v[4] == x);
+        CHECK(v[5] == uint32_t(t + 0xffffffffull + (0xffffffffull - t)));
+        CHECK(v[6] == 1);                                        // the two carries of that sum
+        CHECK(v[7] == t + 0x100);                                // @UP0: UIADD3 2 + 0xffffffff carries
+        CHECK(v[10] == 1);
+        CHECK(v[11] == 1);
+    }
+    CHECK(o[16 * 1 + 8] == 0);   // lane 1: x = 0, x * 0xffffffff + pair stays below 2^64
+    CHECK(o[16 * 2 + 8] == 1);   // lane 2: x = 3 carries
+    CHECK(words(b.p, b.ref_mem, "out") == o);
+}
+
+TEST_CASE("sass: FSETP.GEU/LTU, P2R, VIADDMNMX, SHF.R.U64, USHF.R, UIMAD.WIDE, LDS [UR + off]", "[sass]") {
+    // the .param's NaN makes LTU true in every lane; .shared 128 for the STS/LDS
+    Both b(launch("misc", "sm_90", ".grid 1\n.block 32\n.shared 128\n.buffer out u32 512 zero\n.param out 0x7fc00000\n",
+                  "../data/sass_forms.sass"));
+    const std::vector<uint32_t> o = words(b.p, b.simt_mem, "out");
+    for (uint32_t t = 0; t < 32; ++t) {
+        INFO("lane " << t);
+        const uint32_t* v = &o[16 * t];
+        CHECK(v[0] == ((t >= 16 ? 1u : 0u) | 2u));                 // P2R of P0 = t >= 16, P1 = (t <u NaN)
+        CHECK(v[1] == std::min(t + 5, 20u));                       // VIADDMNMX.U32 ... PT: min
+        CHECK(int32_t(v[2]) == std::max(int32_t(t) - 16, 0));      // VIADDMNMX ... !PT: max
+        CHECK(v[3] == ((uint64_t(t) << 32 | 0xf0000000u) >> 4 & 0xffffffffu));   // SHF.R.U64
+        CHECK(v[5] == 5u);                                          // LDS [UR5 + 4]: word 5 of the STS'd tids
+        CHECK(v[8] == 0xffffffffu);                                 // USHF.R.S32.HI of -16
+        CHECK(v[9] == 0xfu);                                        // USHF.R.U32.HI by 28
+        CHECK((uint64_t(v[11]) << 32 | v[10]) == 0x30000ull * 0x30000ull);   // UIMAD.WIDE.U32
     }
     CHECK(words(b.p, b.ref_mem, "out") == o);
 }

@@ -17,6 +17,17 @@ bool field(const std::string& line, const std::string& key, uint32_t& v) {
     return true;
 }
 
+// A section-table row "  3d  1f380   1400  0  4   NOBITS ... .nv.shared.KERNEL": the kernel's static
+// shared memory (its size, the third column, in hex).
+void shared_section(const std::string& line, const std::string& kernel, KernelInfo& out) {
+    const std::string name = ".nv.shared." + kernel;
+    if (line.size() < name.size() || line.compare(line.size() - name.size(), name.size(), name) != 0) return;
+    if (line.find("NOBITS") == std::string::npos) return;
+    std::istringstream row(line);
+    std::string index, offset, size;
+    if (row >> index >> offset >> size) out.shared_bytes = uint32_t(std::stoul(size, nullptr, 16));
+}
+
 }  // namespace
 
 bool parse_elf_info(const std::string& text, const std::string& kernel, KernelInfo& out);
@@ -39,6 +50,7 @@ bool parse_elf_info(const std::string& text, const std::string& kernel, KernelIn
     bool any = false;
     while (std::getline(in, line)) {
         if (!line.empty() && line[0] == '.') { section = line.substr(0, line.find_first_of(" \t\r")); continue; }
+        shared_section(line, kernel, out);
         if (line.find("Attribute:") != std::string::npos) {
             const size_t e = line.find("EIATTR");
             attribute = e == std::string::npos ? "" : line.substr(e);

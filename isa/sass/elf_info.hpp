@@ -2,7 +2,8 @@
 //
 // From ".nv.info.KERNEL": each parameter's ordinal, offset and size
 // (EIATTR_KPARAM_INFO) and where the parameters start in constant bank 0
-// (EIATTR_PARAM_CBANK); from ".nv.info": the kernel's register count.
+// (EIATTR_PARAM_CBANK); from ".nv.info": the kernel's register count; from the section table
+// the size of ".nv.shared.KERNEL" (its static __shared__ arrays).
 // Without a dump, standard_params() gives the ABI's layout for the
 // architecture (sm_90: parameters at c[0x0][0x210], sm_70..sm_89: 0x160),
 // each parameter aligned to its size. Left out: the other attributes.
@@ -24,6 +25,7 @@ struct KernelInfo {
     uint32_t cbank_base = 0;        // c[0x0][base] holds parameter 0
     std::vector<ParamSlot> params;  // by ordinal
     uint32_t regs = 0;              // EIATTR_REGCOUNT (0: unknown)
+    uint32_t shared_bytes = 0;      // the .nv.shared.KERNEL section: static shared memory (0: none)
 };
 
 // Parses `text` (cuobjdump -elf); false when it has no .nv.info for `kernel`.

@@ -49,7 +49,7 @@ struct LaunchLines {
     uint32_t lines = 0;
     std::vector<Word> sass, param;
     SourceLoc sass_at, param_at;
-    bool has_kernel = false, has_regs = false, has_local = false;
+    bool has_kernel = false, has_regs = false, has_local = false, has_shared = false;
 };
 
 LaunchLines split_launch(const std::string& text, const std::string& name) {
@@ -71,6 +71,7 @@ LaunchLines split_launch(const std::string& text, const std::string& name) {
             continue;
         }
         l.has_kernel |= first == ".kernel", l.has_regs |= first == ".regs", l.has_local |= first == ".local";
+        l.has_shared |= first == ".shared";
         rest << line << '\n';
     }
     l.rest = rest.str();
@@ -224,10 +225,7 @@ ParamWords place_params(const LaunchLines& l, const Source& s, const Program& ba
         const uint32_t off = s.info.cbank_base + slots[i].offset;
         words[off] = uint32_t(values[i].bits);
         if (slots[i].size == 8) words[off + 4] = uint32_t(values[i].bits >> 32);
-        if (!values[i].uniform.empty()) {
-            if (slots[i].size != 4) throw Error(at, "parameter " + std::to_string(i) + " is 8 bytes; a .uniform holds 4");
-            out.uniforms[off] = values[i].uniform;
-        }
+        if (!values[i].uniform.empty()) out.uniforms[off] = values[i].uniform;   // an 8-byte slot: the high word 0
     }
     return out;
 }
@@ -297,6 +295,7 @@ std::string generate(const LaunchLines& l, const Source& s, const ParamWords& pa
     auto directive = [&](const std::string& d) { gen << d << '\n'; origin.push_back(SIZE_MAX); };
     if (!l.has_kernel) directive(".kernel " + s.kernel.name);
     if (!l.has_local) directive(".local " + std::to_string(local));
+    if (!l.has_shared && s.info.shared_bytes) directive(".shared " + std::to_string(s.info.shared_bytes));
     directive(".uniform sass_stack u32 " + std::to_string(local));
     for (const auto& [off, v] : params.words)
         if (!params.uniforms.count(off)) directive(".uniform sass_c" + hex(off) + " u32 " + std::to_string(v));
@@ -316,21 +315,44 @@ void locate_at_sass(Program& p, const LaunchLines& l, const Source& s, const std
     }
 }
 
+// The launch's kernel read, its parameters placed and its code lowered (not yet assembled).
+struct Prepared {
+    LaunchLines l;
+    Program base;
+    Source s;
+    ParamWords params;
+    Lowered low;
+};
+
+Prepared prepare(const std::string& text, const std::string& name, const std::string& dir, const ImportOptions& options) {
+    Prepared p;
+    p.l = split_launch(text, name);
+    p.base = assemble_text(p.l.rest + "exit\n", name, dir);
+    if (p.base.code.size() > 1) throw Error(p.base.code[0].loc, "a .sass launch file holds no instructions: the kernel's code comes from the SASS");
+    p.s = read_source(p.l, dir);
+    p.params = place_params(p.l, p.s, p.base);
+    p.low = lower(p.s.kernel, make_env(p.s, p.params, options));
+    return p;
+}
+
 }  // namespace
 
+Probe probe_launch(const std::string& text, const std::string& name, const std::string& dir, const ImportOptions& options) {
+    Prepared p = prepare(text, name, dir, options);
+    return {std::move(p.s.kernel), std::move(p.low)};
+}
+
 Program import_launch(const std::string& text, const std::string& name, const std::string& dir, const ImportOptions& options) {
-    const LaunchLines l = split_launch(text, name);
-    const Program base = assemble_text(l.rest + "exit\n", name, dir);
-    if (base.code.size() > 1) throw Error(base.code[0].loc, "a .sass launch file holds no instructions: the kernel's code comes from the SASS");
-    const Source s = read_source(l, dir);
-    const ParamWords params = place_params(l, s, base);
+    const Prepared prep = prepare(text, name, dir, options);
+    const LaunchLines& l = prep.l;
+    const Source& s = prep.s;
+    const Lowered& low = prep.low;
+    if (!low.unsupported.empty()) report_unsupported(s.kernel, low);
     bool uses_local = false;
     for (const Inst& in : s.kernel.code) uses_local |= in.opcode.rfind("LDL", 0) == 0 || in.opcode.rfind("STL", 0) == 0;
-    const uint32_t local = l.has_local ? base.local_bytes : uses_local ? kDefaultStack : 0;
-    const Lowered low = lower(s.kernel, make_env(s, params, options));
-    if (!low.unsupported.empty()) report_unsupported(s.kernel, low);
+    const uint32_t local = l.has_local ? prep.base.local_bytes : uses_local ? kDefaultStack : 0;
     std::vector<size_t> origin;
-    const std::string gen = generate(l, s, params, local, low, origin);
+    const std::string gen = generate(l, s, prep.params, local, low, origin);
     Program p;
     try {
         p = assemble_text(l.rest + gen, name, dir);

@@ -1,5 +1,6 @@
-// lower.cpp: the SASS -> trace mapping table and its lowering functions (see lower.hpp).
-#include "isa/sass/lower.hpp"
+// lower.cpp: the SASS -> trace mapping table, the memory, uniform and control-flow families, and
+// the lowering loop (see lower.hpp; the other families in lower_int.cpp and lower_fp.cpp).
+#include "isa/sass/lower_ctx.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,413 +9,8 @@
 #include <sstream>
 
 namespace simt::isa::sass {
+namespace low {
 namespace {
-
-struct Temps {
-    uint32_t pair = 0;   // rT:rT+1 (even)
-    uint32_t single = 0; // rT+2
-    int pred = -1;       // a predicate the kernel never names, or -1
-};
-
-// One instruction being lowered: its parts, the emitted lines, the first failure.
-struct Ctx {
-    const Inst& in;
-    const Env& env;
-    const Temps& t;
-    std::map<std::string, std::string>& alias;   // uniform registers a warp collective wrote, kept in a vector register
-    std::vector<std::string> mods;   // opcode split at '.', mods[0] the base
-    std::string guard;               // "@p0 " or ""
-    std::vector<std::string> out;
-    std::string error;
-
-    bool has(const char* m) const { return std::find(mods.begin() + 1, mods.end(), m) != mods.end(); }
-    size_t n() const { return in.operands.size(); }
-    const std::string& raw(size_t i) const { return in.operands[i]; }
-    void fail(const std::string& why) { if (error.empty()) error = why; }
-    void emit(const std::string& s) { out.push_back(guard + s); }
-    std::string value(size_t i, bool fp = false);
-    std::string pred(size_t i);
-    std::string reg(size_t i);
-    std::string mem(size_t i, bool flat_ok, bool shared = false);
-    bool used_temps = false;
-    bool negated_source = false;   // an integer source -Rx already took the negation temporary
-    std::string tmp() { used_temps = true; return "r" + std::to_string(t.single); }
-    std::string tmp_pred() {
-        if (t.pred < 0) fail("needs a spare predicate and the kernel uses all of P0..P6");
-        return "p" + std::to_string(std::max(t.pred, 0));
-    }
-};
-
-std::string strip_reuse(std::string s) {
-    const size_t p = s.find(".reuse");
-    if (p != std::string::npos) s.erase(p, 6);
-    return s;
-}
-
-bool is_reg(const std::string& s) { return s.size() > 1 && s[0] == 'R' && std::isdigit(static_cast<unsigned char>(s[1])); }
-bool is_ureg(const std::string& s) { return s.size() > 2 && s[0] == 'U' && s[1] == 'R' && std::isdigit(static_cast<unsigned char>(s[2])); }
-
-std::string lower_word(const std::string& s) {
-    std::string r = s;
-    for (char& c : r) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return r;
-}
-
-// A SASS float immediate ("1", "-2", "0.5", "1.2e-06", "+INF", "-QNAN") as its fp32 bits in hex.
-bool float_bits(const std::string& s, std::string& out) {
-    float f;
-    if (s == "+INF" || s == "INF") f = INFINITY;
-    else if (s == "-INF") f = -INFINITY;
-    else if (s.find("NAN") != std::string::npos) f = s[0] == '-' ? -NAN : NAN;
-    else {
-        char* end = nullptr;
-        f = std::strtof(s.c_str(), &end);
-        if (!end || *end) return false;
-    }
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%x", b);
-    out = buf;
-    return true;
-}
-
-std::string special(const std::string& s) {
-    static const std::map<std::string, std::string> m = {
-        {"SR_TID.X", "%tid.x"}, {"SR_TID.Y", "%tid.y"}, {"SR_TID.Z", "%tid.z"},
-        {"SR_CTAID.X", "%ctaid.x"}, {"SR_CTAID.Y", "%ctaid.y"}, {"SR_CTAID.Z", "%ctaid.z"},
-        {"SR_LANEID", "%laneid"}, {"SR_CgaCtaId", "0"}, {"SR_CLOCKLO", "%clock"}, {"SR_SMID", "%smid"}, {"SR_VIRTID", "%smid"}, {"SR_VIRTUALSMID", "%smid"},
-    };
-    auto it = m.find(s);
-    return it == m.end() ? "" : it->second;
-}
-
-// The byte offset of "c[0x0][0x160]" (c[0x0][RZ] is 0); false for a register-indexed or other bank.
-bool cbank_offset(const std::string& s, uint32_t& off) {
-    if (s.rfind("c[0x0][", 0) != 0 || s.back() != ']') return false;
-    const std::string inner = s.substr(7, s.size() - 8);
-    if (inner == "RZ") { off = 0; return true; }
-    if (inner.rfind("0x", 0) != 0 || inner.find_first_not_of("0123456789abcdefx") != std::string::npos) return false;
-    off = uint32_t(std::stoul(inner, nullptr, 16));
-    return true;
-}
-
-std::string Ctx::value(size_t i, bool fp) {
-    if (i >= n()) { fail("expected more operands"); return "0"; }
-    std::string s = strip_reuse(raw(i));
-    std::string pre;
-    if (s[0] == '-') pre = "-", s = s.substr(1);
-    bool abs = s.size() > 2 && s.front() == '|' && s.back() == '|';
-    if (abs) s = s.substr(1, s.size() - 2);
-    if ((!pre.empty() || abs) && !fp && !(s[0] == '0' || std::isdigit(static_cast<unsigned char>(s[0])))) {
-        if (abs || negated_source || !(is_reg(s) || is_ureg(s))) {
-            fail("a negated or absolute integer operand '" + raw(i) + "'");
-            return "0";
-        }
-        negated_source = true;   // -Rx of an integer instruction: 0 - Rx in its own temporary, first
-        used_temps = true;
-        const std::string t = "r" + std::to_string(this->t.single + 3);
-        out.push_back(guard + "isub " + t + ", 0, " + lower_word(s));
-        return t;
-    }
-    std::string v;
-    if (s == "RZ" || s == "URZ") v = "0";
-    else if (alias.count(s)) v = alias.at(s);
-    else if (is_reg(s) || is_ureg(s)) v = lower_word(s);
-    else if (s.rfind("c[", 0) == 0) {
-        uint32_t off = 0;
-        if (!cbank_offset(s, off)) { fail("a constant operand indexed by a register or in another bank: " + s); return "0"; }
-        v = env.cbank(off);
-        if (v.empty()) { fail("reads " + s + ", which is neither a kernel parameter nor a launch constant"); return "0"; }
-    } else if (!special(s).empty()) v = special(s);
-    else if (fp && std::isdigit(static_cast<unsigned char>(s[0])) == 0 && s != "INF" && s != "+INF" && s.find("NAN") == std::string::npos) {
-        fail("unexpected operand '" + raw(i) + "'");
-        return "0";
-    } else if (fp) {
-        if (!float_bits((s[0] == '+' ? s.substr(1) : s), v)) { fail("unreadable float '" + raw(i) + "'"); return "0"; }
-    } else if (std::isdigit(static_cast<unsigned char>(s[0]))) v = s;
-    else { fail("unexpected operand '" + raw(i) + "'"); return "0"; }
-    if (abs) v = "|" + v + "|";
-    if (!pre.empty() && fp) v = "-" + v;
-    else if (!pre.empty()) v = "-" + v;
-    return v;
-}
-
-std::string Ctx::pred(size_t i) {
-    if (i >= n()) { fail("expected more operands"); return "pt"; }
-    std::string s = raw(i);
-    std::string neg = s[0] == '!' ? "!" : "";
-    if (!neg.empty()) s = s.substr(1);
-    if (s == "PT") return neg + "pt";
-    if (s.size() == 2 && s[0] == 'P' && s[1] >= '0' && s[1] <= '6') return neg + "p" + s.substr(1);
-    fail("expected a predicate, found '" + raw(i) + "'");
-    return "pt";
-}
-
-std::string Ctx::reg(size_t i) {
-    if (i >= n()) { fail("expected more operands"); return "r0"; }
-    const std::string s = strip_reuse(raw(i));
-    if (is_reg(s) || is_ureg(s)) return lower_word(s);
-    fail("expected a register, found '" + raw(i) + "'");
-    return "r0";
-}
-
-// "[R2.64+0x10]", "desc[UR4][R2.64]", "[R21.X4+0x420]", "[R1+0xc]", "[0x10]".
-std::string Ctx::mem(size_t i, bool flat_ok, bool shared) {
-    if (i >= n()) { fail("expected a memory operand"); return "[0]"; }
-    std::string s = raw(i);
-    if (s.rfind("desc[", 0) == 0) s = s.substr(s.find(']') + 1);
-    if (s.size() < 2 || s.front() != '[' || s.back() != ']') { fail("unexpected memory operand '" + raw(i) + "'"); return "[0]"; }
-    s = s.substr(1, s.size() - 2);
-    std::string base = s, off;
-    const size_t plus = s.find_first_of("+-", 1);
-    if (plus != std::string::npos) base = s.substr(0, plus), off = s.substr(plus);
-    if (shared && env.shared_base) {   // addresses in the shared window: the block's shared memory starts at shared_base
-        const long long o = (off.empty() ? 0 : std::stoll(off, nullptr, 16)) - (long long)env.shared_base;
-        off = (o < 0 ? "-" : "+") + std::to_string(o < 0 ? -o : o);
-    }
-    if (base.rfind("0x", 0) == 0) {
-        const long long a = std::stoll(base, nullptr, 16) + (off.empty() ? 0 : std::stoll(off, nullptr, 0));
-        return "[" + std::to_string(a) + "]";
-    }
-    std::string r = base;
-    std::string scale;
-    if (r.size() > 3 && r.compare(r.size() - 3, 3, ".64") == 0) {
-        if (!flat_ok) { fail("a 64-bit address outside global memory"); return "[0]"; }
-        r = lower_word(r.substr(0, r.size() - 3)) + ".64";
-    } else if (r.find(".X") != std::string::npos) {
-        scale = "*" + r.substr(r.find(".X") + 2);
-        r = lower_word(r.substr(0, r.find(".X")));
-    } else if (is_reg(r)) {
-        if (flat_ok) { fail("a 32-bit global address"); return "[0]"; }
-        r = lower_word(r);
-    } else { fail("unexpected memory operand '" + raw(i) + "'"); return "[0]"; }
-    if (r == "rz") return "[" + (off.empty() ? std::string("0") : std::to_string(std::stoll(off, nullptr, 0))) + "]";
-    if (!off.empty()) off = std::string(" ") + off[0] + " " + off.substr(1);
-    return "[" + r + scale + off + "]";
-}
-
-// ---- lowering functions, one per family
-
-const std::map<std::string, std::string> kCmp = {{"LT", "lt"}, {"LE", "le"}, {"GT", "gt"}, {"GE", "ge"},
-                                                 {"EQ", "eq"}, {"NE", "ne"}, {"NEU", "ne"}};
-
-// ISETP/FSETP.CMP[.U32].BOOL Pd, PT, a, b, Pc: Pd = (a CMP b) BOOL Pc.
-void setp(Ctx& c) {
-    const bool fp = c.mods[0] == "FSETP";
-    std::string cmp, boolop;
-    for (size_t i = 1; i < c.mods.size(); ++i) {
-        if (kCmp.count(c.mods[i]) && cmp.empty()) cmp = kCmp.at(c.mods[i]);
-        else if (c.mods[i] == "AND" || c.mods[i] == "OR" || c.mods[i] == "XOR") boolop = c.mods[i];
-        else if (c.mods[i] == "EX") return c.fail("64-bit compare (.EX)");
-        else if (c.mods[i] != "U32" && c.mods[i] != "FTZ") return c.fail("modifier ." + c.mods[i]);
-    }
-    if (cmp.empty() || boolop.empty() || c.n() != 5) return c.fail("unexpected form");
-    if (c.raw(1) != "PT") return c.fail("a second predicate destination");
-    const std::string op = (fp ? "fsetp." : c.has("U32") ? "usetp." : "isetp.") + cmp;
-    const std::string d = c.pred(0), a = c.value(2, fp), b = c.value(3, fp), q = c.pred(4);
-    if (d == "pt") return c.emit("nop");
-    const std::string comb = boolop == "AND" ? "pand" : boolop == "OR" ? "por" : "pxor";
-    if ((q == "pt" && boolop == "AND") || (q == "!pt" && boolop != "AND")) return c.emit(op + " " + d + ", " + a + ", " + b);
-    const std::string qbase = q[0] == '!' ? q.substr(1) : q;
-    if (qbase != d) {
-        c.emit(op + " " + d + ", " + a + ", " + b);
-        return c.emit(comb + " " + d + ", " + d + ", " + q);
-    }
-    if (c.guard.empty() && q == d && boolop != "XOR") {   // d = cmp AND d: only where d holds (OR: where it does not)
-        c.guard = (boolop == "AND" ? "@" : "@!") + d + " ";
-        return c.emit(op + " " + d + ", " + a + ", " + b);
-    }
-    const std::string s = c.tmp_pred();
-    c.emit(op + " " + s + ", " + a + ", " + b);
-    c.emit(comb + " " + d + ", " + s + ", " + q);
-}
-
-bool is_pred_word(const std::string& s) {
-    const std::string b = s[0] == '!' ? s.substr(1) : s;
-    return b == "PT" || (b.size() == 2 && b[0] == 'P' && std::isdigit(static_cast<unsigned char>(b[1])));
-}
-
-// The operands of an instruction with carries: d, [carry-outs], values, [carry-ins] (IADD3, LEA, IMAD.X).
-struct CarryForm {
-    size_t dst = 0;
-    std::vector<size_t> outs, values, ins;
-};
-
-CarryForm carry_form(const Ctx& c) {
-    CarryForm f;
-    size_t i = 1;
-    while (i < c.n() && is_pred_word(c.raw(i))) f.outs.push_back(i++);
-    while (i < c.n() && !is_pred_word(c.raw(i))) f.values.push_back(i++);
-    while (i < c.n()) f.ins.push_back(i++);
-    return f;
-}
-
-// Adds the carry-in predicates (operand indices `ins`) to d: `@P iadd d, d, 1` each.
-void carry_in(Ctx& c, const std::string& d, const std::vector<size_t>& ins) {
-    for (size_t i : ins) {
-        const std::string p = c.pred(i);
-        if (p == "!pt") continue;
-        if (p == "pt") { c.emit("iadd " + d + ", " + d + ", 1"); continue; }
-        const std::string saved = c.guard;
-        if (!saved.empty()) {   // guarded: the carry applies where the guard and the carry hold
-            const std::string s = c.tmp_pred();
-            c.emit("pand " + s + ", " + saved.substr(1, saved.size() - 2) + ", " + p);
-            c.guard = "@" + s + " ";
-        } else {
-            c.guard = "@" + p + " ";
-        }
-        c.emit("iadd " + d + ", " + d + ", 1");
-        c.guard = saved;
-    }
-}
-
-void imad(Ctx& c) {
-    if (c.has("X")) {   // IMAD.X d, a, b, c, Pci: the high word of a 64-bit multiply-add chain
-        const CarryForm f = carry_form(c);
-        if (!f.outs.empty() || f.values.size() != 3 || c.has("WIDE") || c.has("HI")) return c.fail("this IMAD.X form");
-        const std::string d = c.reg(0);
-        c.emit("imad " + d + ", " + c.value(f.values[0]) + ", " + c.value(f.values[1]) + ", " + c.value(f.values[2]));
-        return carry_in(c, d, f.ins);
-    }
-    if (c.has("WIDE")) {
-        const std::string op = c.has("U32") ? "imad.wide.u32 " : "imad.wide ";
-        const std::string d = c.reg(0), a = c.value(1), b = c.value(2);
-        std::string add = strip_reuse(c.n() > 3 ? c.raw(3) : "RZ");
-        if (is_reg(add)) return c.emit(op + d + ", " + a + ", " + b + ", " + lower_word(add));
-        // a constant pair (c[0x0][X]) or RZ: the addend through the temporary pair
-        std::string lo = "0", hi = "0";
-        if (add != "RZ") {
-            uint32_t off = 0;
-            if (!cbank_offset(add, off)) return c.fail("an addend " + add);
-            lo = c.env.cbank(off), hi = c.env.cbank(off + 4);
-            if (lo.empty() || hi.empty()) return c.fail("reads " + add + ", which is not a kernel parameter");
-        }
- const uint32_t t = c.t.pair;
-        c.used_temps = true;
-        c.emit("mov r" + std::to_string(t) + ", " + lo);
-        c.emit("mov r" + std::to_string(t + 1) + ", " + hi);
-        return c.emit(op + d + ", " + a + ", " + b + ", r" + std::to_string(t));
-    }
-    const std::string d = c.reg(0);
-    if (c.has("MOV")) return c.emit("imad " + d + ", 0, 0, " + c.value(3));
-    if (c.has("HI")) return c.emit((c.has("U32") ? "imad.hi.u32 " : "imad.hi ") + d + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3));
-    c.emit("imad " + d + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3));
-}
-
-// IADD3[.X] d, [Pco,] a, b, c[, Pci, Pci]: a negated source goes through isub (one at most); a
-// carry-out (one source 0) is (x + y) <u x, or y >=u x for y - x; carry-ins add 1 each.
-void iadd3(Ctx& c) {
-    const CarryForm f = carry_form(c);
-    if (f.values.size() != 3 || f.outs.size() > 1 || (!f.outs.empty() && !f.ins.empty())) return c.fail("this carry form");
-    std::string v[3];
-    int negated = -1;
-    for (int i = 0; i < 3; ++i) {
-        const std::string r = strip_reuse(c.raw(f.values[size_t(i)]));
-        if (r.size() > 1 && r[0] == '-' && (is_reg(r.substr(1)) || is_ureg(r.substr(1)))) {
-            if (negated >= 0 || c.has("X")) return c.fail("negated sources in a carry chain");
-            negated = i;
-            v[i] = lower_word(r.substr(1));
-        } else {
-            v[i] = c.value(f.values[size_t(i)]);
-        }
-    }
-    const std::string d = c.reg(0);
-    if (!f.outs.empty()) {
-        std::vector<std::string> rest;   // the two sources other than one zero
-        int zero = -1;
-        for (int i = 0; i < 3; ++i) (zero < 0 && v[i] == "0" && i != negated) ? void(zero = i) : rest.push_back(v[i]);
-        if (zero < 0) return c.fail("a carry-out of three sources");
-        const std::string t = c.tmp(), pc = c.pred(f.outs[0]);
-        if (negated >= 0) {
-            const std::string x = v[negated], y = rest[0] == x ? rest[1] : rest[0];
-            c.emit("isub " + t + ", " + y + ", " + x);
-            c.emit("usetp.ge " + pc + ", " + y + ", " + x);
-        } else {
-            c.emit("iadd3 " + t + ", " + rest[0] + ", " + rest[1] + ", 0");
-            c.emit("usetp.lt " + pc + ", " + t + ", " + rest[0]);
-        }
-        return c.emit("mov " + d + ", " + t);
-    }
-    if (negated >= 0) {
-        const std::string t = c.tmp();
-        c.emit("isub " + t + ", 0, " + v[negated]);
-        v[negated] = t;
-    }
-    c.emit("iadd3 " + d + ", " + v[0] + ", " + v[1] + ", " + v[2]);
-    carry_in(c, d, f.ins);
-}
-
-// DADD/DMUL/DFMA on register pairs or fp64 immediates.
-void fp64(Ctx& c) {
-    const std::string m = lower_word(c.mods[0]);
-    const size_t k = m == "dfma" ? 3 : 2;
-    if (c.n() != k + 1 || c.mods.size() > 1) return c.fail("this fp64 form");
-    std::string s = m + " " + c.reg(0);
-    for (size_t i = 1; i <= k; ++i) {
-        const std::string r = strip_reuse(c.raw(i));
-        if (r == "RZ") s += ", 0.0";
-        else if (is_reg(r)) s += ", " + lower_word(r);
-        else if (std::isdigit(static_cast<unsigned char>(r[0])) && r.find("0x") != 0)
-            s += ", " + r + (r.find_first_of(".e") == std::string::npos ? ".0" : "");
-        else return c.fail("the fp64 operand '" + c.raw(i) + "'");
-    }
-    c.emit(s);
-}
-
-// LEA d, [Pco,] a, b, sh: (a << sh) + b, its carry (a << sh) + b <u (a << sh).
-// LEA.HI[.X][.SX32] d, a, b, [c,] sh[, Pci]: lea.hi (.SX32: c is a's sign word) plus the carry-in.
-void lea(Ctx& c) {
-    const CarryForm f = carry_form(c);
-    const std::string d = c.reg(0);
-    if (c.has("HI")) {
-        if (!f.outs.empty()) return c.fail("a carry-out of LEA.HI");
-        std::string hi;
-        if (c.has("SX32")) {
-            if (f.values.size() != 3) return c.fail("unexpected form");
-            hi = c.tmp();
-            c.emit("sar " + hi + ", " + c.value(f.values[0]) + ", 31");
-            c.emit("lea.hi " + d + ", " + c.value(f.values[0]) + ", " + c.value(f.values[1]) + ", " + hi + ", " + c.value(f.values[2]));
-        } else {
-            if (f.values.size() != 4) return c.fail("unexpected form");
-            c.emit("lea.hi " + d + ", " + c.value(f.values[0]) + ", " + c.value(f.values[1]) + ", " + c.value(f.values[2]) + ", " +
-                   c.value(f.values[3]));
-        }
-        return carry_in(c, d, f.ins);
-    }
-    if (f.values.size() != 3 || f.outs.size() > 1 || !f.ins.empty()) return c.fail("unexpected form");
-    if (f.outs.empty()) return c.emit("lea " + d + ", " + c.value(f.values[0]) + ", " + c.value(f.values[1]) + ", " + c.value(f.values[2]));
-    const std::string t = c.tmp(), sum = "r" + std::to_string(c.t.pair);
-    c.emit("shl " + t + ", " + c.value(f.values[0]) + ", " + c.value(f.values[2]));
-    c.emit("iadd3 " + sum + ", " + t + ", " + c.value(f.values[1]) + ", 0");
-    c.emit("usetp.lt " + c.pred(f.outs[0]) + ", " + sum + ", " + t);
-    c.emit("mov " + d + ", " + sum);
-}
-
-void lop3(Ctx& c) {
-    if (c.n() == 7) {   // LOP3.LUT Pd, Rd, a, b, c, lut, PT: also Pd = result != 0
-        const std::string rd = strip_reuse(c.raw(1)) == "RZ" ? c.tmp() : c.reg(1);
-        c.emit("lop3 " + rd + ", " + c.value(2) + ", " + c.value(3) + ", " + c.value(4) + ", " + c.value(5));
-        return c.emit("isetp.ne " + c.pred(0) + ", " + rd + ", 0");
-    }
-    if (c.n() != 6) return c.fail("unexpected form");
-    c.emit("lop3 " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3) + ", " + c.value(4));
-}
-
-// SHF.{L,R}.{U32,S32,U64}[.HI] d, lo, sh, hi: the funnel shifts the compiler uses.
-void shf(Ctx& c) {
-    if (c.n() != 4) return c.fail("unexpected form");
-    const std::string d = c.reg(0), lo = c.value(1), sh = c.value(2), hi = c.value(3);
-    const bool left = c.has("L"), hiword = c.has("HI");
-    if (c.has("W")) return c.fail("wrapping shift (.W)");
-    if (left && !hiword && (hi == "0" || c.has("U32"))) return c.emit("shl " + d + ", " + lo + ", " + sh);
-    if (!left && hiword && c.has("S32")) return c.emit("sar " + d + ", " + hi + ", " + sh);
-    if (!left && hiword && c.has("U32")) return c.emit("shr " + d + ", " + hi + ", " + sh);
-    if (left && hiword && std::isdigit(static_cast<unsigned char>(sh[0]))) return c.emit("lea.hi " + d + ", " + lo + ", 0, " + hi + ", " + sh);
-    c.fail("this funnel-shift form");
-}
-
-void mov(Ctx& c) { c.emit("mov " + c.reg(0) + ", " + c.value(1)); }
 
 void s2r(Ctx& c) {
     const std::string sp = special(c.raw(1));
@@ -502,118 +98,47 @@ void vote(Ctx& c) {
     if (c.out.empty()) c.emit("nop");
 }
 
-void fp_arith(Ctx& c) {
-    if (c.has("SAT")) return c.fail("saturation (.SAT)");
-    if (c.has("RZ") || c.has("RM") || c.has("RP")) return c.fail("directed rounding");
-    const std::string m = lower_word(c.mods[0]);
-    const size_t k = m == "ffma" ? 3 : 2;
-    std::string s = m + " " + c.reg(0);
-    for (size_t i = 1; i <= k; ++i) s += ", " + c.value(i, true);
-    c.emit(s);
-}
-
-void fmnmx(Ctx& c) {
-    const std::string p = c.pred(3);
-    if (p != "pt" && p != "!pt") return c.fail("a predicate-selected min/max");
-    c.emit(std::string(p == "pt" ? "fmin " : "fmax ") + c.reg(0) + ", " + c.value(1, true) + ", " + c.value(2, true));
-}
-
-void imnmx(Ctx& c) {
-    const std::string p = c.pred(3);
-    if (p != "pt" && p != "!pt") return c.fail("a predicate-selected min/max");
-    const std::string u = c.has("U32") ? "u" : "i";
-    c.emit(u + (p == "pt" ? "min " : "max ") + c.reg(0) + ", " + c.value(1) + ", " + c.value(2));
-}
-
-void sel(Ctx& c) {
-    const bool fp = c.mods[0] == "FSEL";
-    c.emit("sel " + c.reg(0) + ", " + c.value(1, fp) + ", " + c.value(2, fp) + ", " + c.pred(3));
-}
-
-void i2f(Ctx& c) {
-    if (c.has("F64") || c.has("S64") || c.has("U64") || c.has("RP") || c.has("RM") || c.has("RZ")) return c.fail("this conversion");
-    const bool u = c.has("U32");
-    c.emit((c.mods[0] == "I2FP" ? (u ? "u2fp " : "i2fp ") : (u ? "u2f " : "i2f ")) + c.reg(0) + ", " + c.value(1));
-}
-
-void f2i(Ctx& c) {
-    if (c.has("U64") || c.has("S64") || c.has("F64")) return c.fail("this conversion");
-    c.emit((c.has("U32") ? "f2u " : "f2i ") + c.reg(0) + ", " + c.value(1, true));
-}
-
-void mufu(Ctx& c) {
-    static const std::map<std::string, std::string> f = {{"EX2", "ex2"}, {"LG2", "lg2"}, {"RSQ", "rsqrt"}, {"RCP", "rcp"},
-                                                         {"SQRT", "sqrt"}, {"SIN", "sin"}, {"COS", "cos"}};
-    if (c.mods.size() < 2 || !f.count(c.mods[1])) return c.fail("this MUFU function");
-    const std::string fn = f.at(c.mods[1]);
-    if (fn == "sin" || fn == "cos") {   // MUFU.SIN/COS take turns (x / 2pi); the trace's sin/cos radians
-        c.emit("fmul " + c.tmp() + ", " + c.value(1, true) + ", 6.2831855");
-        return c.emit(fn + " " + c.reg(0) + ", " + c.tmp());
+// UIADD3[.X] d, [UPco,] a, b, c[, UPci, UPci]: as IADD3, the uniform predicates in spare vector
+// predicates (Temps::uniform_pred), the carry-out's sum in a uniform temporary.
+void uiadd3(Ctx& c) {
+    const CarryForm f = carry_form(c);
+    if (f.values.size() != 3 || f.outs.size() > 1 || (!f.outs.empty() && !f.ins.empty())) return c.fail("this uniform carry form");
+    const std::string d = c.reg(0);
+    std::vector<std::string> v;
+    for (size_t i : f.values) v.push_back(c.value(i));
+    if (f.outs.empty()) {
+        c.emit("uiadd3 " + d + ", " + v[0] + ", " + v[1] + ", " + v[2]);
+        return carry_in(c, d, f.ins, true);
     }
-    c.emit(fn + " " + c.reg(0) + ", " + c.value(1, true));
-}
-
-void unary(Ctx& c) {
-    const std::string m = c.mods[0] == "FLO" ? "flo" : lower_word(c.mods[0]);
-    if (c.mods[0] == "FLO" && !c.has("U32")) return c.fail("signed FLO");
-    c.emit(m + " " + c.reg(0) + ", " + c.value(c.n() - 1));
-}
-
-void prmt(Ctx& c) {
-    if (c.mods.size() > 1) return c.fail("a PRMT mode");
-    c.emit("prmt " + c.reg(0) + ", " + c.value(1) + ", " + c.value(3) + ", " + c.value(2));
-}
-
-// IABS d, a: max(a, 0 - a) (IABS of INT_MIN is INT_MIN, as imax gives).
-void iabs(Ctx& c) {
-    if (c.n() != 2) return c.fail("unexpected form");
-    const std::string a = c.value(1), t = c.tmp();
-    c.emit("isub " + t + ", 0, " + a);
-    c.emit("imax " + c.reg(0) + ", " + a + ", " + t);
-}
-
-void viadd(Ctx& c) { c.emit("iadd " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2)); }
-
-// HFMA2.MMA d, -RZ, RZ, h0, h1: the compiler's way to load a 32-bit constant as two halves.
-void hfma2(Ctx& c) {
-    if (c.n() != 5 || c.raw(1) != "-RZ" || c.raw(2) != "RZ") return c.fail("half-precision arithmetic");
-    auto half = [&](const std::string& s) -> uint32_t {
-        float f = std::strtof(s.c_str(), nullptr);
-        if (s.find("INF") != std::string::npos) f = s[0] == '-' ? -INFINITY : INFINITY;
-        uint32_t b;
-        std::memcpy(&b, &f, 4);
-        const uint32_t sign = (b >> 16) & 0x8000;
-        int e = int((b >> 23) & 0xff) - 127 + 15;
-        uint32_t m = b & 0x7fffff;
-        if (f == 0) return sign;
-        if (e >= 31) return sign | 0x7c00;
-        if (e <= 0) {   // subnormal half
-            m |= 0x800000;
-            const uint32_t shift = uint32_t(14 - e);
-            uint32_t r = m >> shift;
-            if (((m >> (shift - 1)) & 1) && ((m & ((1u << (shift - 1)) - 1)) || (r & 1))) ++r;
-            return sign | r;
-        }
-        uint32_t r = uint32_t(e) << 10 | m >> 13;
-        if ((m & 0x1000) && ((m & 0xfff) || (r & 1))) ++r;
-        return sign | r;
-    };
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%x", half(c.raw(4)) | half(c.raw(3)) << 16);   // the first printed is the high half
-    c.emit("mov " + c.reg(0) + ", " + buf);
+    const auto zero = std::find(v.begin(), v.end(), "0");
+    if (zero == v.end()) return c.fail("a carry-out of three uniform sources");
+    v.erase(zero);
+    const std::string t = c.tmp_uniform();
+    c.emit("uiadd3 " + t + ", " + v[0] + ", " + v[1] + ", 0");
+    c.emit("usetp.lt " + c.pred(f.outs[0]) + ", " + t + ", " + v[0]);
+    c.emit("umov " + d + ", " + t);
 }
 
 void uniform_alu(Ctx& c) {
     const std::string& b = c.mods[0];
     if (b == "UMOV") return c.emit("umov " + c.reg(0) + ", " + c.value(1));
-    if (b == "UIADD3") {
-        const CarryForm f = carry_form(c);
-        if (c.has("X") || f.values.size() != 3 || !f.outs.empty()) return c.fail("64-bit carry (UIADD3.X)");
-        return c.emit("uiadd3 " + c.reg(0) + ", " + c.value(f.values[0]) + ", " + c.value(f.values[1]) + ", " + c.value(f.values[2]));
-    }
+    if (b == "UIADD3") return uiadd3(c);
     if (b == "UIMAD" && c.mods.size() == 1) return c.emit("uimad " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3));
     if (b == "ULOP3") return c.emit("ulop3 " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2) + ", " + c.value(3) + ", " + c.value(4));
     if (b == "USHF" && c.has("L") && !c.has("HI")) return c.emit("ushl " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2));
+    if (b == "USHF" && c.has("R") && c.has("HI") && c.n() == 4)   // the high word shifted right: usar / ushr
+        return c.emit((c.has("S32") ? "usar " : "ushr ") + c.reg(0) + ", " + c.value(3) + ", " + c.value(2));
+    if (b == "UIMAD" && c.has("WIDE") && c.has("U32") && c.n() == 4 && c.raw(3) == "URZ") {   // a * b as a uniform pair
+        const std::string d = c.reg(0), a = c.value(1), x = c.value(2), t = c.tmp_uniform();
+        c.emit("uimad.hi.u32 " + t + ", " + a + ", " + x + ", 0");
+        c.emit("uimad " + d + ", " + a + ", " + x + ", 0");
+        return c.emit("umov ur" + std::to_string(std::stoul(d.substr(2)) + 1) + ", " + t);
+    }
+    if (b == "ULEA" && c.mods.size() == 1 && c.n() == 4) {   // ULEA d, a, b, sh: (a << sh) + b through a uniform temporary
+        const std::string t = c.tmp_uniform();
+        c.emit("ushl " + t + ", " + c.value(1) + ", " + c.value(3));
+        return c.emit("uiadd3 " + c.reg(0) + ", " + t + ", " + c.value(2) + ", 0");
+    }
     c.fail("this uniform-datapath form");
 }
 
@@ -637,7 +162,7 @@ void branch(Ctx& c) {
 void warp_uniform(Ctx& c) {
     if (c.n() < 2 || !is_ureg(c.raw(0))) return c.fail("unexpected form");
     const std::string& b = c.mods[0];
-    const std::string d = "r" + std::to_string(c.t.single + (b == "REDUX" ? 2 : 1));
+    const std::string d = "r" + std::to_string(c.t.single + (b == "REDUX" ? kReduxAlias : kVoteAlias));
     c.used_temps = true;
     if (b == "VOTEU") {
         if (!c.has("ANY") || c.n() != 3 || c.raw(1) != "UPT") return c.fail("this VOTEU form");
@@ -653,8 +178,11 @@ void warp_uniform(Ctx& c) {
 }
 
 void call(Ctx& c) { c.emit("call L_" + c.raw(0)); }
+
 void ret(Ctx& c) { c.emit("ret"); }
+
 void exit_(Ctx& c) { c.emit("exit"); }
+
 void nop(Ctx& c) { c.emit("nop"); }
 
 void bar(Ctx& c) {
@@ -677,30 +205,36 @@ struct Rule {
 // The one SASS -> trace table (isa/README.md §7.2 prints it).
 constexpr Rule kRules[] = {
     {"MOV", "`mov`", "", mov},
-    {"IMAD", "`imad`, `imad.hi[.u32]`, `imad.wide[.u32]`", "`IMAD.MOV` is `imad d, 0, 0, a` (the FMA-side move keeps its pipe); a constant-pair addend goes through a temporary pair; `IMAD.X` adds its carry-in", imad},
-    {"IADD3", "`iadd3`", "a carry-out (one source `RZ`) is computed by `usetp` into its predicate; each carry-in of `.X` adds `@P iadd d, d, 1`; a negated source adds an `isub`", iadd3},
+    {"IMAD", "`imad`, `imad.hi[.u32]`, `imad.wide[.u32]`", "`IMAD.MOV` is `imad d, 0, 0, a` (the FMA-side move keeps its pipe); a constant-pair addend goes through a temporary pair; `IMAD.X` adds its carry-in; `IMAD.HI`'s addend is the pair c:c+1 (the high word of a * b + c:c+1: `imad.wide` into the temporary pair + `mov`; `RZ`: `imad.hi`); a carry-out of `.HI`/`.WIDE.U32` is the 64-bit unsigned compare of sum and addend (`usetp`, `isetp.eq`, `pand`, `por`)", imad},
+    {"IADD3", "`iadd3`", "a carry-out (one source `RZ`) is computed by `usetp` into its predicate; two carry-outs (three sources): one `iadd3` + `usetp` per addition; each carry-in of `.X` adds `@P iadd d, d, 1`; a negated source adds an `isub`", iadd3},
     {"VIADD", "`iadd`", "", viadd},
     {"IABS", "`isub` + `imax`", "", iabs},
-    {"DADD", "`dadd`", "pairs or fp64 immediates; no modifiers", fp64},
+    {"DADD", "`dadd`", "pairs, uniform pairs (`UR6`: `ur6`) or fp64 immediates; no modifiers", fp64},
     {"DMUL", "`dmul`", "", fp64},
     {"DFMA", "`dfma`", "", fp64},
     {"LEA", "`lea`, `lea.hi`", "a carry-out as IADD3's (`shl`, `iadd3`, `usetp`); `.X` carry-ins likewise; `.SX32` takes `sar` for the high word", lea},
     {"LOP3", "`lop3`", "a predicate destination adds `isetp.ne p, d, 0`", lop3},
-    {"SHF", "`shl`, `shr`, `sar`, `lea.hi`", "the funnel shifts by a 32-bit word; `.W` unsupported", shf},
-    {"ISETP", "`isetp.CMP`, `usetp.CMP` (+ `pand`/`por`/`pxor`)", "the combining predicate adds one instruction", setp},
-    {"FSETP", "`fsetp.CMP` (+ `pand`/`por`/`pxor`)", "`NEU` is `ne`; other unordered compares unsupported", setp},
-    {"FADD", "`fadd`", "`.FTZ` ignored", fp_arith},
-    {"FMUL", "`fmul`", "`.FTZ` ignored; directed rounding unsupported", fp_arith},
-    {"FFMA", "`ffma`", "`.FTZ` ignored", fp_arith},
+    {"SHF", "`shl`, `shr`, `sar`, `lea.hi`", "the funnel shifts by a 32-bit word; `.W` (shift mod 32, as the trace's) for `.L` and `.R.HI`; `.R.U64` by an immediate n: `lea.hi` by 32 - n", shf},
+    {"ISETP", "`isetp.CMP`, `usetp.CMP` (+ `pand`/`por`/`pxor`)", "the combining predicate adds one instruction; `.EX` (the high words of a 64-bit compare, the low words' result in the last operand): `isetp.eq` + `pand` (+ the strict compare and `por`), into spare predicates", setp},
+    {"PLOP3", "`pand`/`por`/`pxor`", "`PT`/`!PT` sources folded; a function of at most two predicates, one destination", plop3},
+    {"SGXT", "`bfe` (`.U32`), `shl` + `sar`", "", sgxt},
+    {"P2R", "`sel` (+ `or`)", "`P2R d, PR, RZ, mask`: one `sel` per predicate of the mask", p2r},
+    {"VIADDMNMX", "`iadd` + `imin`/`imax`/`umin`/`umax`", "", viaddmnmx},
+    {"FSETP", "`fsetp.CMP` (+ `pand`/`por`/`pxor`)", "`NEU` is `ne`; `LTU`/`LEU`/`GTU`/`GEU` are the negated ordered `ge`/`gt`/`le`/`lt` into a spare predicate", setp},
+    {"FADD", "`fadd`, `fadd.rz/rm/rp`", "`.FTZ` ignored", fp_arith},
+    {"FMUL", "`fmul`, `fmul.rz/rm/rp`", "`.FTZ` ignored; `.RZ`/`.RM`/`.RP` are the directed-rounding forms", fp_arith},
+    {"FFMA", "`ffma`, `ffma.rz/rm/rp`", "`.FTZ` ignored", fp_arith},
     {"FMNMX", "`fmin`, `fmax`", "`PT` min, `!PT` max", fmnmx},
     {"IMNMX", "`imin`, `imax`, `umin`, `umax`", "", imnmx},
     {"VIMNMX", "`imin`, `imax`, `umin`, `umax`", "", imnmx},
     {"SEL", "`sel`", "", sel},
     {"FSEL", "`sel`", "", sel},
     {"I2FP", "`i2fp`, `u2fp`", "", i2f},
-    {"I2F", "`i2f`, `u2f`", "64-bit and directed-rounding forms unsupported", i2f},
-    {"F2I", "`f2i`, `f2u`", "", f2i},
-    {"MUFU", "`ex2 lg2 rsqrt rcp sqrt`, `fmul` + `sin`/`cos`", "MUFU.SIN/COS take x/2π", mufu},
+    {"I2F", "`i2f[.rz/rm/rp]`, `u2f[.rz/rm/rp]`; `.F64`: `i2d`, `u2d`, `i2d.s64`, `u2d.u64`; `.S64`/`.U64`: `i2f.s64`, `u2f.u64[.rp]`", "the directed roundings (`I2F.U32.RP`: the division's reciprocal seed) as their own forms", i2f},
+    {"F2I", "`f2i`, `f2u`, `f2i.s64`, `f2u.u64`", "`.TRUNC`, `.NTZ`, `.FTZ` are what the trace's forms do", f2i},
+    {"F2F", "`d2f`, `f2d`", "`.F32.F64`, `.F64.F32`", f2f},
+    {"FCHK", "`fchk`", "the division's range check: conservative (flags every case the fast path might round wrong; both paths give the correctly rounded quotient)", fchk},
+    {"MUFU", "`ex2 lg2 rsqrt rcp sqrt`, `sin.turns`, `cos.turns`", "MUFU.SIN/COS take x/2π (turns): their own forms, one SFU instruction as in SASS", mufu},
     {"POPC", "`popc`", "", unary},
     {"FLO", "`flo`", "", unary},
     {"BREV", "`brev`", "", unary},
@@ -712,10 +246,11 @@ constexpr Rule kRules[] = {
     {"LDC", "`mov` (`.64`: two)", "the word's value: a parameter's `$uniform`, `%ntid.*`, `%nctaid.*`", ldc},
     {"ULDC", "`umov` (`.64`: two)", "", ldc},
     {"UMOV", "`umov`", "", uniform_alu},
-    {"UIADD3", "`uiadd3`", "", uniform_alu},
-    {"UIMAD", "`uimad`", "", uniform_alu},
+    {"UIADD3", "`uiadd3`", "a carry-out into a uniform predicate `UPn`, held in a spare vector predicate (the same in every lane: `usetp`), the sum through a uniform temporary; `.X` carry-ins as IADD3's (`@p uiadd3 d, d, 1, 0`); a `@UPn` guard reads that predicate", uniform_alu},
+    {"UIMAD", "`uimad`; `.WIDE.U32` (addend `URZ`): `uimad.hi.u32` + `uimad` + `umov`", "", uniform_alu},
     {"ULOP3", "`ulop3`", "", uniform_alu},
-    {"USHF", "`ushl`", "", uniform_alu},
+    {"USHF", "`ushl`, `ushr`, `usar`", "`.L` and `.R.{U32,S32}.HI`", uniform_alu},
+    {"ULEA", "`ushl` + `uiadd3`", "through a uniform register above the kernel's; `.HI` unsupported", uniform_alu},
     {"LDG", "`ld.global[.v2/.v4] [rN.64 + off]`", "a flat address", load},
     {"LD", "`ld.global`", "generic addresses are taken as global", load},
     {"STG", "`st.global[.v2/.v4]`", "", store},
@@ -765,7 +300,7 @@ std::vector<std::string> split_dots(const std::string& s) {
 
 // The highest register, and the predicates, the kernel names.
 Temps temporaries(const Kernel& k) {
-    uint32_t max_reg = 0;
+    uint32_t max_reg = 0, max_ureg = 0;
     std::set<int> preds;
     for (const Inst& in : k.code) {
         std::vector<std::string> words = in.operands;
@@ -773,8 +308,11 @@ Temps temporaries(const Kernel& k) {
         for (const std::string& o : words) {
             for (size_t i = 0; i + 1 < o.size(); ++i) {
                 const bool start = i == 0 || !std::isalnum(static_cast<unsigned char>(o[i - 1]));
+                if (start && o[i] == 'U' && i + 2 < o.size() && o[i + 1] == 'R' && std::isdigit(static_cast<unsigned char>(o[i + 2])))
+                    max_ureg = std::max<uint32_t>(max_ureg, uint32_t(std::strtoul(o.c_str() + i + 2, nullptr, 10)));
                 if (!start || !std::isdigit(static_cast<unsigned char>(o[i + 1]))) continue;
-                if (o[i] == 'R') max_reg = std::max<uint32_t>(max_reg, std::min<uint32_t>(255, uint32_t(std::strtoul(o.c_str() + i + 1, nullptr, 10))));
+                const uint32_t n = std::min<uint32_t>(255, uint32_t(std::strtoul(o.c_str() + i + 1, nullptr, 10)));
+                if (o[i] == 'R') max_reg = std::max(max_reg, n);
                 if (o[i] == 'P') preds.insert(o[i + 1] - '0');
             }
         }
@@ -783,20 +321,28 @@ Temps temporaries(const Kernel& k) {
     t.pair = (max_reg + 2) & ~1u;   // above the kernel's own registers (and their pairs), even
     t.single = t.pair + 2;
     for (int p = 6; p >= 0; --p)
-        if (!preds.count(p)) { t.pred = p; break; }
+        if (!preds.count(p)) t.preds.push_back(p);
+    t.uniform = max_ureg + 2;       // above the kernel's uniform registers and their pairs
     return t;
 }
 
-std::string guard_of(const std::string& g) {
-    if (g.empty() || g == "PT") return "";
+std::string guard_of(const std::string& g, const Temps& t) {
+    if (g.empty() || g == "PT" || g == "UPT") return "";
     const bool neg = g[0] == '!';
     const std::string b = neg ? g.substr(1) : g;
-    if (b == "PT") return "@!pt ";   // never: lowered below to a nop
-    if (b.size() != 2 || b[0] != 'P' || b[1] < '0' || b[1] > '6') return "?";   // UP0..: a uniform predicate
+    if (b == "PT" || b == "UPT") return "@!pt ";   // never: lowered below to a nop
+    if (b.size() == 3 && b[0] == 'U' && b[1] == 'P' && b[2] >= '0' && b[2] <= '6') {   // UPn: its vector predicate
+        const int p = t.uniform_pred(b[2] - '0');
+        return p < 0 ? "?" : "@" + std::string(neg ? "!" : "") + "p" + std::to_string(p) + " ";
+    }
+    if (b.size() != 2 || b[0] != 'P' || b[1] < '0' || b[1] > '6') return "?";
     return "@" + std::string(neg ? "!" : "") + "p" + b.substr(1) + " ";
 }
 
 }  // namespace
+}  // namespace low
+
+using namespace low;
 
 Lowered lower(const Kernel& k, const Env& env) {
     Lowered out;
@@ -812,14 +358,14 @@ Lowered lower(const Kernel& k, const Env& env) {
         char label[16];
         std::snprintf(label, sizeof label, "0x%x", in.addr);
         if (targets.count(label)) out.lines.push_back({std::string("L_") + label + ":", i});
-        Ctx c{in, env, t, alias, split_dots(in.opcode), guard_of(in.guard), {}, {}};
+        Ctx c{in, env, t, alias, split_dots(in.opcode), guard_of(in.guard, t), {}, {}};
         const Rule* r = find_rule(c.mods[0]);
         auto stub = env.stubs.find(in.opcode);
         if (stub == env.stubs.end()) stub = env.stubs.find(c.mods[0]);
         if (stub != env.stubs.end()) c.emit("nop");
         else if (!r) c.fail("no lowering for " + c.mods[0]);
         else if (c.guard == "@!pt ") { c.guard.clear(); c.emit("nop"); }
-        else if (c.guard == "?") c.fail("a uniform-predicate guard @" + in.guard);
+        else if (c.guard == "?") c.fail("a guard @" + in.guard + " without a spare predicate to hold it");
         else {
             try {
                 r->lower(c);
@@ -832,7 +378,7 @@ Lowered lower(const Kernel& k, const Env& env) {
             continue;
         }
         for (std::string& s : c.out) out.lines.push_back({std::move(s), i});
-        if (c.used_temps) out.regs = t.single + 4;
+        if (c.used_temps) out.regs = t.single + kSlots;
         if (!in.operands.empty() && is_ureg(in.operands[0]) && c.mods[0] != "VOTEU" && c.mods[0] != "UFLO" && c.mods[0] != "REDUX")
             alias.erase(in.operands[0]);
     }

@@ -9,10 +9,12 @@
 // that need a temporary use registers above the kernel's own and a predicate
 // it never names. Every instruction that has no lowering is collected
 // (all of them, not just the first) with the reason.
-// 64-bit carry chains (IADD3/LEA carry-outs into a predicate, .X carry-ins)
-// are exact for the forms the compiler emits for address and 64-bit adds.
-// Left out: 64-bit compares (.EX), carry-outs of three nonzero sources,
-// tensor cores, TMA, texture, indirect branches (BRX), 8/16-bit accesses.
+// 64-bit carry chains (IADD3/LEA/IMAD.HI/IMAD.WIDE/UIADD3 carry-outs into a
+// predicate, .X carry-ins), 64-bit compares (ISETP.EX), directed rounding and
+// 64-bit conversions are exact for the forms the compiler emits. The family
+// functions live in lower_int.cpp, lower_fp.cpp and lower.cpp (lower_ctx.hpp).
+// Left out: tensor cores, TMA, texture, indirect branches (BRX), 8/16-bit
+// accesses, FCHK, the constant banks other than 0.
 #pragma once
 
 #include "isa/sass/reader.hpp"

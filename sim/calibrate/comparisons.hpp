@@ -117,6 +117,7 @@ struct Row {
     std::string group, name, unit;
     double hw = 0, sim = 0;
     double tol_pct = 5;
+    bool imported = false;   // simulated from an imported SASS kernel (calib/sass/*.launch.isa), not a twin
     double error_pct() const { return 100.0 * (sim - hw) / hw; }
     bool ok() const { return std::fabs(sim - hw) <= tol_pct / 100.0 * std::fabs(hw) + 1e-12; }
 };
@@ -152,10 +153,12 @@ struct Context {
     const GpuConfig& one_sm() const { return cfg.one_sm; }
     const GpuConfig& one_sm_dram() const { return cfg.one_sm_dram; }
     bool sass = false;                 // prefer the imported SASS (calib/sass/NAME.launch.isa) to the twin
-    std::string trace(const std::string& name) const {
+    bool last_imported = false;        // the latest trace() was an import: the rows added after it are tagged
+    std::string trace(const std::string& name) {
         const std::string imported = root + "/calib/sass/" + name + ".launch.isa";
         std::error_code ec;
-        if (sass && std::filesystem::is_regular_file(imported, ec)) return imported;
+        last_imported = sass && std::filesystem::is_regular_file(imported, ec);
+        if (last_imported) return imported;
         return root + "/calib/traces/" + name + ".isa";
     }
     // Does the CSV hold any row of this kernel? (Groups skip the twins of absent kernels.)

@@ -65,7 +65,7 @@ void Context::add(const std::string& group, const std::string& kernel, const std
         missing.push_back(kernel + "," + param);
         return;
     }
-    rows.push_back(Row{group, kernel + "." + param, unit, v->value, sim, tol_pct});
+    rows.push_back(Row{group, kernel + "." + param, unit, v->value, sim, tol_pct, last_imported});
     const Row& r = rows.back();
     if (verbose)
         std::fprintf(stderr, "  %-44s hw %10.4f  sim %10.4f  %+7.1f%%\n", r.name.c_str(), r.hw, r.sim, r.error_pct());

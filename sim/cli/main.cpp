@@ -41,6 +41,7 @@ const char* kUsage = R"(simt-sim: see why GPU code is fast or slow, one warp ins
 usage: simt-sim CONFIG.yaml TRACE.isa [options]
        simt-sim calibrate BASE.yaml RESULTS.csv -o OUT.yaml   (a config for your GPU: calibrate --help)
        simt-sim sweep SPEC.yaml [-o OUT.csv] [--jobs N]      (a grid of runs as CSV: sweep --help)
+       simt-sim sass-check DUMP.sass ...                    (which compiled kernels import: sass-check --help)
 
 simt-sim runs one kernel launch, written in a tiny shader assembly (isa/README.md),
 on a cycle-level model of a GPU described by CONFIG (configs/rtx4060.yaml,
@@ -356,12 +357,14 @@ int run(const Options& o) {
 namespace simt::cli {
 int calibrate_main(int argc, char** argv);  // calibrate_cmd.cpp
 int sweep_main(int argc, char** argv);      // sweep_cmd.cpp
+int sass_check_main(int argc, char** argv); // sass_check_cmd.cpp
 }
 
 int main(int argc, char** argv) {
     try {
         if (argc > 1 && std::string(argv[1]) == "calibrate") return simt::cli::calibrate_main(argc - 1, argv + 1);
         if (argc > 1 && std::string(argv[1]) == "sweep") return simt::cli::sweep_main(argc - 1, argv + 1);
+        if (argc > 1 && std::string(argv[1]) == "sass-check") return simt::cli::sass_check_main(argc - 1, argv + 1);
         Options o;
         if (!parse_args(argc, argv, o)) return 0;
         const int status = run(o);

@@ -80,6 +80,7 @@ struct GpuConfig {
         uint32_t int_div_mufu_instructions = 0;  // of which MUFU-class (I2F, RCP, F2I): its SFU occupancy
         uint32_t int_div_latency = 0;       // dependent latency of one emulated division
         bool branch_waits_fixed = false;    // a branch waits for the warp's fixed-latency results (stall counts)
+        bool sass_stall_counts = false;     // an imported SASS instruction holds the warp for its stall count
     } pipes;
 
     struct Memory {

@@ -151,6 +151,11 @@ LaneMask compare_cmp(isa::Cmp cmp, const uint32_t* a, const uint32_t* b) {
 }
 
 LaneMask compare_lanes(Op op, isa::Cmp cmp, const uint32_t* a, const uint32_t* b) {
+    if (op == Op::Fchk) {
+        LaneMask m = 0;
+        for (uint32_t l = 0; l < isa::kWarpSize; ++l) m |= LaneMask(sem::fchk(a[l], b[l])) << l;
+        return m;
+    }
     if (op == Op::Isetp) return compare_cmp<Op::Isetp>(cmp, a, b);
     if (op == Op::Usetp) return compare_cmp<Op::Usetp>(cmp, a, b);
     return compare_cmp<Op::Fsetp>(cmp, a, b);
@@ -586,9 +591,10 @@ void Executor::execute_lanes(Block& b, Warp& w, const Decoded& d, uint32_t pc, L
     }
 }
 
-// An fp64 source of lane l: a register pair or a 64-bit immediate.
+// An fp64 source of lane l: a register pair, a uniform pair or a 64-bit immediate.
 uint64_t Executor::fp64_source(const Warp& w, const isa::Operand& o, uint32_t l) const {
     if (o.kind == OperandKind::Imm) return sem::pair(o.value, o.hi);
+    if (o.kind == OperandKind::UReg) return sem::pair(w.uregs[o.value], w.uregs[o.value + 1]);
     return sem::pair(w.regs[size_t(o.value) * isa::kWarpSize + l], w.regs[size_t(o.value + 1) * isa::kWarpSize + l]);
 }
 
@@ -599,16 +605,21 @@ void Executor::fp64_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMas
         w.reg(d, l) = uint32_t(v);
         w.reg(d + 1, l) = uint32_t(v >> 32);
     };
-    if (in.op == Op::F2d) {
+    if (sem::to_pair(in.op)) {
         Lanes t;
         const uint32_t* a = lanes(b, w, ops[1], t);
         for (uint32_t l = 0; l < 32; ++l)
-            if (lane_on(exec, l)) set_pair(l, sem::f2d(a[l]));
+            if (lane_on(exec, l)) set_pair(l, sem::convert_to_pair(in.op, a[l]));
         return;
     }
-    if (in.op == Op::D2f) {
+    if (sem::from_pair_to_word(in.op)) {
         for (uint32_t l = 0; l < 32; ++l)
-            if (lane_on(exec, l)) w.reg(d, l) = sem::d2f(fp64_source(w, ops[1], l));
+            if (lane_on(exec, l)) w.reg(d, l) = sem::convert_from_pair(in.op, fp64_source(w, ops[1], l));
+        return;
+    }
+    if (sem::pair_to_pair(in.op)) {
+        for (uint32_t l = 0; l < 32; ++l)
+            if (lane_on(exec, l)) set_pair(l, sem::convert_pair(in.op, fp64_source(w, ops[1], l)));
         return;
     }
     if (in.op == Op::Dsetp) {

@@ -39,7 +39,8 @@
 // (tests/test_fpmath.cpp) check the bounds on a sparser sweep.
 //
 // Left out: the exact bits of NVIDIA's MUFU tables, denormal flushing (.ftz),
-// rounding modes other than to nearest even.
+// rounding modes other than to nearest even, except the directed forms of fadd, fmul, ffma
+// and i2f/u2f below.
 #pragma once
 
 #include <bit>
@@ -109,6 +110,46 @@ inline float ffma(float a, float b, float c) {
     const float f = float(s);
     return ffma_exact_needed(s, f) ? ffma_exact(a, b, c) : f;
 }
+
+// ---------------------------------------------------------------- directed rounding
+// SASS .RZ / .RM / .RP (FADD, FMUL, FFMA, I2F): the round-to-nearest result moved one float
+// toward the mode's direction when the exact value lies on that side of it. Which side is exact:
+// the product of two floats and a 32-bit integer are exact in double; a sum's error comes from
+// TwoSum in double (s + e == the exact sum; s - rn is exact, rn being the nearest float to it).
+
+enum class Round : uint8_t { Zero, Down, Up };
+
+// The float of `mode` next to rn, given the sign of (exact - rn).
+inline float directed(float rn, int side, Round mode) {
+    if (side == 0 || rn != rn) return rn;
+    if (mode == Round::Up) return side > 0 ? std::nextafter(rn, INFINITY) : rn;
+    if (mode == Round::Down) return side < 0 ? std::nextafter(rn, -INFINITY) : rn;
+    return rn != 0 && (side < 0) == (rn > 0) ? std::nextafter(rn, 0.0f) : rn;
+}
+
+inline int side_of(double exact, float rn) { return exact > double(rn) ? 1 : exact < double(rn) ? -1 : 0; }
+
+// The sign of (s + e - rn) where s + e is exact and s the double nearest to it.
+inline int side_of(double s, double e, float rn) {
+    const double d = s - double(rn);
+    return d > 0 ? 1 : d < 0 ? -1 : e > 0 ? 1 : e < 0 ? -1 : 0;
+}
+
+inline float fmul_dir(float a, float b, Round m) { return canonical(directed(a * b, side_of(double(a) * double(b), a * b), m)); }
+
+inline float fadd_dir(float a, float b, Round m) {
+    const double x = a, y = b, s = x + y, bb = s - x, e = (x - (s - bb)) + (y - bb);
+    return canonical(directed(a + b, side_of(s, e, a + b), m));
+}
+
+inline float ffma_dir(float a, float b, float c, Round m) {
+    const double p = double(a) * double(b), z = c, s = p + z, bb = s - p, e = (p - (s - bb)) + (z - bb);
+    const float rn = ffma(a, b, c);
+    return canonical(directed(rn, side_of(s, e, rn), m));
+}
+
+// An integer (exact in double) to float in the mode.
+inline float cvt_dir(double exact, Round m) { return directed(float(exact), side_of(exact, float(exact)), m); }
 
 // ---------------------------------------------------------------- fmin, fmax
 

@@ -196,14 +196,16 @@ private:
     }
 
     uint64_t fp64_value(uint32_t t, const Operand& o) {
+        if (o.kind == OperandKind::UReg) return sem::pair(threads_[t].uregs[o.value], threads_[t].uregs[o.value + 1]);
         return o.kind == OperandKind::Imm ? sem::pair(o.value, o.hi) : pair(t, o.value);
     }
 
     void fp64(uint32_t t, const isa::Instruction& in) {
         const auto& ops = in.ops;
+        if (sem::to_pair(in.op)) return set_pair(t, ops[0].value, sem::convert_to_pair(in.op, value(t, ops[1])));
+        if (sem::from_pair_to_word(in.op)) { reg(t, ops[0].value) = sem::convert_from_pair(in.op, fp64_value(t, ops[1])); return; }
+        if (sem::pair_to_pair(in.op)) return set_pair(t, ops[0].value, sem::convert_pair(in.op, fp64_value(t, ops[1])));
         switch (in.op) {
-        case Op::F2d: set_pair(t, ops[0].value, sem::f2d(value(t, ops[1]))); break;
-        case Op::D2f: reg(t, ops[0].value) = sem::d2f(fp64_value(t, ops[1])); break;
         case Op::Dsetp:
             set_pred(threads_[t], ops[0].value, sem::compare64(in.cmp, fp64_value(t, ops[1]), fp64_value(t, ops[2])));
             break;

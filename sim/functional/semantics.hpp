@@ -61,14 +61,17 @@ enum class Kind : uint8_t {
 constexpr Kind kind_of(Op op) {
     switch (op) {
     case Op::Sel: return Kind::Select;
-    case Op::Isetp: case Op::Usetp: case Op::Fsetp: return Kind::Compare;
+    case Op::Isetp: case Op::Usetp: case Op::Fsetp: case Op::Fchk: return Kind::Compare;
     case Op::Dsetp: case Op::Dmin: case Op::Dmax: return Kind::Fp64;
     case Op::ImadWide: case Op::ImadWideU: case Op::Cs2r: return Kind::Wide;
     case Op::Umov: case Op::Uiadd3: case Op::Uimad: case Op::Ulop3: case Op::Ushl: case Op::Uldc: return Kind::Uniform;
+    case Op::Ushr: case Op::Usar: case Op::UimadHiU: return Kind::Uniform;
     case Op::Pand: case Op::Por: case Op::Pxor: case Op::Pnot: return Kind::PredLogic;
     case Op::VoteAny: case Op::VoteAll: case Op::VoteBallot: return Kind::Vote;
     case Op::ShflUp: case Op::ShflDown: case Op::ShflXor: case Op::ShflIdx: case Op::ReduxSum: return Kind::Shuffle;
     case Op::Dadd: case Op::Dmul: case Op::Dfma: case Op::F2d: case Op::D2f: return Kind::Fp64;
+    case Op::I2d: case Op::U2d: case Op::L2d: case Op::Ul2d: case Op::L2f: case Op::Ul2f: case Op::Ul2fRp:
+    case Op::F2l: case Op::F2ul: return Kind::Fp64;
     case Op::Tex: return Kind::Tex;
     case Op::Bra: return Kind::Branch;
     case Op::Call: return Kind::Call;
@@ -226,6 +229,21 @@ inline uint32_t lane_value(uint32_t a, uint32_t b, uint32_t c, uint32_t k = 0) {
     else if constexpr (O == Op::Fsub) return bits(canonical(f32(a) - f32(b)));
     else if constexpr (O == Op::Fmul) return bits(canonical(f32(a) * f32(b)));
     else if constexpr (O == Op::Ffma) return bits(ffma(f32(a), f32(b), f32(c)));
+    else if constexpr (O == Op::FaddRz) return bits(fadd_dir(f32(a), f32(b), Round::Zero));
+    else if constexpr (O == Op::FaddRm) return bits(fadd_dir(f32(a), f32(b), Round::Down));
+    else if constexpr (O == Op::FaddRp) return bits(fadd_dir(f32(a), f32(b), Round::Up));
+    else if constexpr (O == Op::FmulRz) return bits(fmul_dir(f32(a), f32(b), Round::Zero));
+    else if constexpr (O == Op::FmulRm) return bits(fmul_dir(f32(a), f32(b), Round::Down));
+    else if constexpr (O == Op::FmulRp) return bits(fmul_dir(f32(a), f32(b), Round::Up));
+    else if constexpr (O == Op::FfmaRz) return bits(ffma_dir(f32(a), f32(b), f32(c), Round::Zero));
+    else if constexpr (O == Op::FfmaRm) return bits(ffma_dir(f32(a), f32(b), f32(c), Round::Down));
+    else if constexpr (O == Op::FfmaRp) return bits(ffma_dir(f32(a), f32(b), f32(c), Round::Up));
+    else if constexpr (O == Op::I2fRz) return bits(cvt_dir(double(int32_t(a)), Round::Zero));
+    else if constexpr (O == Op::I2fRm) return bits(cvt_dir(double(int32_t(a)), Round::Down));
+    else if constexpr (O == Op::I2fRp) return bits(cvt_dir(double(int32_t(a)), Round::Up));
+    else if constexpr (O == Op::U2fRz) return bits(cvt_dir(double(a), Round::Zero));
+    else if constexpr (O == Op::U2fRm) return bits(cvt_dir(double(a), Round::Down));
+    else if constexpr (O == Op::U2fRp) return bits(cvt_dir(double(a), Round::Up));
     else if constexpr (O == Op::Fmin) return bits(fmin(f32(a), f32(b)));
     else if constexpr (O == Op::Fmax) return bits(fmax(f32(a), f32(b)));
     else if constexpr (O == Op::Fabs) return a & 0x7fffffffu;
@@ -234,6 +252,8 @@ inline uint32_t lane_value(uint32_t a, uint32_t b, uint32_t c, uint32_t k = 0) {
     else if constexpr (O == Op::Imad) return a * b + c;
     else if constexpr (O == Op::Sin) return bits(sin(f32(a)));
     else if constexpr (O == Op::Cos) return bits(cos(f32(a)));
+    else if constexpr (O == Op::SinTurns) return bits(sin(f32(a) * 6.2831855f));
+    else if constexpr (O == Op::CosTurns) return bits(cos(f32(a) * 6.2831855f));
     else if constexpr (O == Op::Ex2) return bits(ex2(f32(a)));
     else if constexpr (O == Op::Lg2) return bits(lg2(f32(a)));
     else if constexpr (O == Op::Rsqrt) return bits(1.0f / std::sqrt(f32(a)));
@@ -265,6 +285,9 @@ inline uint32_t lane_value(uint32_t a, uint32_t b, uint32_t c, uint32_t k = 0) {
     else if constexpr (O == Op::Uimad) return a * b + c;
     else if constexpr (O == Op::Ulop3) return lop3(a, b, c, k);
     else if constexpr (O == Op::Ushl) return a << (b & 31);
+    else if constexpr (O == Op::Ushr) return a >> (b & 31);
+    else if constexpr (O == Op::Usar) return uint32_t(int32_t(a) >> (b & 31));
+    else if constexpr (O == Op::UimadHiU) return mul_hi_u(a, b) + c;
     else return 0;
 }
 
@@ -292,8 +315,17 @@ bool compare_as(isa::Cmp cmp, T a, T b) {
     }
 }
 
-// p = a CMP b for isetp (signed), usetp (unsigned) and fsetp (ordered fp32).
+// fchk: may the fast division a / b be inexact (opcodes.def)? On the fp32 bit patterns.
+inline bool fchk(uint32_t a, uint32_t b) {
+    const int ea = int((a >> 23) & 0xff), eb = int((b >> 23) & 0xff);   // biased exponents
+    if (eb == 0 || eb == 0xff || eb < 127 - 125 || eb > 127 + 125) return true;
+    if (ea == 0xff || (ea == 0 && (a & 0x7fffffu))) return true;
+    return ea != 0 && (ea - eb < -125 || ea - eb > 125);
+}
+
+// p = a CMP b for isetp (signed), usetp (unsigned) and fsetp (ordered fp32); fchk.
 inline bool compare(Op op, isa::Cmp cmp, uint32_t a, uint32_t b) {
+    if (op == Op::Fchk) return fchk(a, b);
     if (op == Op::Isetp) return compare_as(cmp, int32_t(a), int32_t(b));
     if (op == Op::Usetp) return compare_as(cmp, a, b);
     return compare_as(cmp, f32(a), f32(b));
@@ -336,6 +368,49 @@ inline uint64_t fp64(Op op, uint64_t a, uint64_t b, uint64_t c) {
 inline bool compare64(isa::Cmp cmp, uint64_t a, uint64_t b) { return compare_as(cmp, f64(a), f64(b)); }
 inline uint64_t f2d(uint32_t a) { return bits(double(f32(a))); }
 inline uint32_t d2f(uint64_t a) { return bits(float(f64(a))); }
+
+// fp32 -> 64-bit integer: truncated toward zero, saturated, NaN gives 0.
+inline uint64_t f2ul(float x) {
+    if (std::isnan(x) || x <= 0.0f) return 0;
+    if (x >= 18446744073709551616.0f) return ~0ull;
+    return uint64_t(x);
+}
+inline uint64_t f2l(float x) {
+    if (std::isnan(x)) return 0;
+    if (x >= 9223372036854775808.0f) return 0x7fffffffffffffffull;
+    if (x <= -9223372036854775808.0f) return 0x8000000000000000ull;
+    return uint64_t(int64_t(x));
+}
+// u64 -> fp32 rounded toward +inf: the nearest float, one up when it lies below the integer.
+inline uint32_t ul2f_rp(uint64_t a) {
+    const float rn = float(a);
+    const bool below = rn < 18446744073709551616.0f && uint64_t(rn) < a;
+    return bits(below ? std::nextafter(rn, INFINITY) : rn);
+}
+
+// Is op a conversion from a 32-bit value to a pair (f2d, i2d, f2u.u64, ...)? Its result.
+constexpr bool to_pair(Op op) { return op == Op::F2d || op == Op::I2d || op == Op::U2d || op == Op::F2l || op == Op::F2ul; }
+inline uint64_t convert_to_pair(Op op, uint32_t a) {
+    switch (op) {
+    case Op::F2d: return f2d(a);
+    case Op::I2d: return bits(double(int32_t(a)));
+    case Op::U2d: return bits(double(a));
+    case Op::F2l: return f2l(f32(a));
+    default: return f2ul(f32(a));   // F2ul
+    }
+}
+// Conversions from a pair: to a 32-bit value (d2f, i2f.s64, u2f.u64[.rp]) or to a pair (i2d.s64, u2d.u64).
+constexpr bool from_pair_to_word(Op op) { return op == Op::D2f || op == Op::L2f || op == Op::Ul2f || op == Op::Ul2fRp; }
+inline uint32_t convert_from_pair(Op op, uint64_t a) {
+    switch (op) {
+    case Op::D2f: return d2f(a);
+    case Op::L2f: return bits(float(int64_t(a)));
+    case Op::Ul2f: return bits(float(a));
+    default: return ul2f_rp(a);   // Ul2fRp
+    }
+}
+constexpr bool pair_to_pair(Op op) { return op == Op::L2d || op == Op::Ul2d; }
+inline uint64_t convert_pair(Op op, uint64_t a) { return op == Op::L2d ? bits(double(int64_t(a))) : bits(double(a)); }
 
 // The lane a shuffle in `lane` reads (operand b), or -1 outside the warp. The
 // caller substitutes the reader's own value when the source is -1 or does not

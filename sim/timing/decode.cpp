@@ -1,6 +1,8 @@
 // decode.cpp: Instruction -> DecodedInst (see decode.hpp).
 #include "sim/timing/decode.hpp"
 
+#include "isa/sass/reader.hpp"
+
 namespace simt::timing {
 
 namespace {
@@ -54,6 +56,17 @@ void collect_reads(const isa::Instruction& in, DecodedInst& d) {
     }
 }
 
+// The stall count of each imported SASS instruction (its control bits, isa::Instruction::sass_ctrl),
+// on the last of the trace instructions it lowered to (they share its SASS line).
+void mark_sass_stalls(const isa::Program& program, std::vector<DecodedInst>& out) {
+    const auto& code = program.code;
+    for (size_t pc = 0; pc < code.size(); ++pc) {
+        if (!code[pc].sass_ctrl) continue;
+        const bool last = pc + 1 == code.size() || code[pc + 1].loc.line != code[pc].loc.line || code[pc + 1].loc.file != code[pc].loc.file;
+        if (last) out[pc].sass_stall = uint8_t(isa::sass::Control::unpack(code[pc].sass_ctrl).stall);
+    }
+}
+
 }  // namespace
 
 std::vector<DecodedInst> decode_program(const isa::Program& program) {
@@ -97,6 +110,7 @@ std::vector<DecodedInst> decode_program(const isa::Program& program) {
         for (int i = 0; i < d.nread; ++i) d.reuse_after[d.read_slot[i]] = d.read_reg[i];
         out.push_back(d);
     }
+    mark_sass_stalls(program, out);
     return out;
 }
 

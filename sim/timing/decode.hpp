@@ -54,6 +54,8 @@ struct DecodedInst {
     std::array<uint16_t, kReuseSlots> read_reg{};
     std::array<uint8_t, kReuseSlots> read_slot{};
     std::array<uint16_t, kReuseSlots> reuse_after{};  // the reuse cache after it: its reads by slot, kNoReg elsewhere
+    uint8_t sass_stall = 0;   // imported SASS: its stall count, on the last trace instruction of a SASS
+                              // instruction (pipes.sass_stall_counts, stall_counts.hpp); 0 elsewhere
 };
 
 std::vector<DecodedInst> decode_program(const isa::Program& program);

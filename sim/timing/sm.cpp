@@ -13,6 +13,7 @@ namespace simt::timing {
 
 Sm::Sm(uint32_t index, Context& ctx)
     : index_(index), ctx_(ctx), res_(ctx.cfg.sm, ctx.footprint), branch_waits_fixed_(ctx.cfg.pipes.branch_waits_fixed),
+      sass_stall_counts_(ctx.cfg.pipes.sass_stall_counts),
       slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), lsu_(index, ctx) {
     uint32_t n = std::max(ctx.cfg.sm.sub_partitions, 1u);
     for (uint32_t i = 0; i < n; ++i) sps_.push_back(std::make_unique<SubPartition>(*this, i, ctx));
@@ -220,6 +221,7 @@ void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t
     w.pc = next;
     w.operand_ready = w.sb->ready_for(ctx_.code[next], w.operand_why, ctx_.cost[next].handoff);
     if (branch_waits_fixed_) branch_stall_count(w, ctx_.code[next]);
+    if (sass_stall_counts_) sass_stall_count(w, ctx_.code[pc], t);
     if (dyn.barrier) {
         w.at_barrier = true;
         w.hold_pc = pc;

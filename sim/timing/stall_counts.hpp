@@ -11,9 +11,17 @@
 // bar, exit) issues no earlier than the warp's latest fixed-latency result
 // (state `wait`, as ncu counts a stall count).
 //
-// Left out: stall counts inside a basic block beyond true dependences, the
-// yield bit, the dependence counters of variable-latency results (the
-// scoreboard's short/long_scoreboard already plays their part).
+// With pipes.sass_stall_counts (off by default) an imported SASS instruction's
+// own stall count (bits 41..44 of its control word, isa::Instruction::sass_ctrl;
+// Jia et al., "Dissecting the NVIDIA Turing T4 GPU via Microbenchmarking",
+// arXiv 1903.07486, and Huerta et al. 2025 above) holds the warp: its next
+// instruction issues no earlier than stall cycles after it (state `wait`). A
+// SASS instruction lowered to several trace instructions counts its stall
+// once, after the last of them (DecodedInst::sass_stall).
+//
+// Left out: the yield bit, the dependence counters of variable-latency results
+// (the scoreboard's short/long_scoreboard already plays their part), stall
+// counts of hand-written traces (they have none).
 #pragma once
 
 #include "sim/timing/decode.hpp"
@@ -26,6 +34,15 @@ namespace simt::timing {
 inline void branch_stall_count(TWarp& w, const DecodedInst& next) {
     if (next.pipe != isa::Pipe::Branch || w.fixed_done <= w.operand_ready) return;
     w.operand_ready = w.fixed_done;
+    w.operand_why = StallReason::Wait;
+}
+
+// w issued `issued` at cycle t and moved on: with its SASS stall count S the warp's next
+// instruction waits until t + S (a stall count of 1 is the next cycle: no constraint).
+inline void sass_stall_count(TWarp& w, const DecodedInst& issued, uint64_t t) {
+    const uint64_t until = t + issued.sass_stall;
+    if (until <= w.operand_ready) return;
+    w.operand_ready = until;
     w.operand_why = StallReason::Wait;
 }
 
