@@ -40,16 +40,18 @@ constexpr double kTol = 0.05;
 
 std::string source(const std::string& rel) { return std::string(SIMT_SOURCE_DIR) + "/" + rel; }
 
-// calib_h200.csv as kernel,parameter -> value.
-std::map<std::string, double> read_hw() {
+// A calibration CSV (kernel,parameter,value,unit,notes) under the source tree as kernel,parameter -> value.
+std::map<std::string, double> read_rows(const std::string& rel) {
     std::map<std::string, double> rows;
-    io::CSVReader<5, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>> csv(source("calib/results/calib_h200.csv"));
+    io::CSVReader<5, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>> csv(source(rel));
     csv.read_header(io::ignore_extra_column, "kernel", "parameter", "value", "unit", "notes");
     std::string kernel, param, unit, notes;
     double value = 0;
     while (csv.read_row(kernel, param, value, unit, notes)) rows[kernel + "," + param] = value;
     return rows;
 }
+
+std::map<std::string, double> read_hw() { return read_rows("calib/results/calib_h200.csv"); }
 
 double hw(const std::map<std::string, double>& rows, const std::string& kernel, const std::string& param) {
     auto it = rows.find(kernel + "," + param);
@@ -267,17 +269,7 @@ TEST_CASE("validation: RTX 4060 seed: stripes narrower than a 4 x 8 warp tile co
     CHECK(cost(31, 3) == Approx(1.0).epsilon(kTol));  // horizontal stripes 8 px: one per tile row
 }
 
-// calib/results/l2atom/calib_h200_l2atom.csv as kernel,parameter -> value.
-std::map<std::string, double> read_l2atom() {
-    std::map<std::string, double> rows;
-    io::CSVReader<5, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>> csv(
-        source("calib/results/l2atom/calib_h200_l2atom.csv"));
-    csv.read_header(io::ignore_extra_column, "kernel", "parameter", "value", "unit", "notes");
-    std::string kernel, param, unit, notes;
-    double value = 0;
-    while (csv.read_row(kernel, param, value, unit, notes)) rows[kernel + "," + param] = value;
-    return rows;
-}
+std::map<std::string, double> read_l2atom() { return read_rows("calib/results/l2atom/calib_h200_l2atom.csv"); }
 
 TEST_CASE("validation: reductions on one and on 8 hot lines (a 256-bin histogram) run at the H200's rates (5%)",
           "[validation]") {
@@ -318,13 +310,7 @@ TEST_CASE("validation: random reads shared by every SM fit L2 at 16 MB and fall 
 
 TEST_CASE("validation: the H200 hands out a block every 0.6 ns; blocks of 1024 threads wait for a slot (5%)", "[validation]") {
     // Slope of the kernel time between 8448 and 16896 blocks: [CALIB-DISPATCH-2026] blk_empty.
-    std::map<std::string, double> rows;
-    io::CSVReader<5, io::trim_chars<' ', '\t'>, io::no_quote_escape<','>> csv(
-        source("calib/results/dispatch/calib_h200_dispatch.csv"));
-    csv.read_header(io::ignore_extra_column, "kernel", "parameter", "value", "unit", "notes");
-    std::string kernel, param, unit, notes;
-    double value = 0;
-    while (csv.read_row(kernel, param, value, unit, notes)) rows[kernel + "," + param] = value;
+    const std::map<std::string, double> rows = read_rows("calib/results/dispatch/calib_h200_dispatch.csv");
     const GpuConfig config = h200();
     Trace t("blk_empty");
     for (uint32_t b : {128u, 1024u}) {
