@@ -17,6 +17,9 @@
 //     holds a reader until the result, and a throttled warp's wake that
 //     needs the request's completion is set at the settle, kLateWake);
 //   * the counters each SM keeps apart are integers, summed in SM order.
+// A cycle after one with little work runs on the calling thread alone (the
+// same ticks and settle, so the same results): waking the workers costs
+// microseconds, more than such a cycle's work.
 // Errors: the one the serial run throws first. A tick's exception stops that
 // SM's worker for the cycle; the settle rethrows the earliest in (SM, step)
 // order, and checks the instruction budget against the steps of each SM in
@@ -54,6 +57,7 @@ private:
     WorkerPool pool_;
     std::function<void(unsigned)> job_;
     uint64_t steps_ = 0;         // warp instructions stepped before this cycle
+    uint64_t last_steps_ = 0;    // in the previous visited cycle (fan out to the workers or not)
     // ---- the current cycle
     std::vector<std::unique_ptr<Sm>>* sms_ = nullptr;
     uint64_t t_ = 0;

@@ -5,7 +5,9 @@ namespace simt::timing {
 
 namespace {
 
-constexpr int kSpins = 1 << 12;  // before sleeping: a cycle's work is a few microseconds
+// Before sleeping (a futex): a cycle's work is some microseconds, but with more
+// threads than free cores a spinning waiter holds the core its peer needs.
+constexpr int kSpins = 1 << 10;
 
 inline void relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -32,9 +34,14 @@ void WorkerPool::run(const std::function<void(unsigned)>& job) {
     generation_.fetch_add(1, std::memory_order_release);
     generation_.notify_all();
     job(0);
-    for (int i = 0; running_.load(std::memory_order_acquire) != 0; ++i) {
-        if (i < kSpins) relax();
-        else std::this_thread::yield();
+    unsigned left = running_.load(std::memory_order_acquire);
+    for (int i = 0; left != 0 && i < kSpins; ++i) {
+        relax();
+        left = running_.load(std::memory_order_acquire);
+    }
+    while (left != 0) {
+        running_.wait(left, std::memory_order_acquire);
+        left = running_.load(std::memory_order_acquire);
     }
 }
 
@@ -53,7 +60,7 @@ void WorkerPool::loop(unsigned k) {
         seen = g;
         if (stop_.load(std::memory_order_relaxed)) return;
         (*job_)(k);
-        running_.fetch_sub(1, std::memory_order_acq_rel);
+        if (running_.fetch_sub(1, std::memory_order_acq_rel) == 1) running_.notify_one();
     }
 }
 
