@@ -3,7 +3,8 @@
 # --dump, --timeline and the error output (with the exit status) are byte-identical.
 #   cmake -DSIM=simt-sim -DOUT=dir [-DTRACES=a.isa;b.isa] -P threads_same.cmake   (from the repository root)
 # --timeline runs use one thread (an observer): it is run separately, so the other outputs
-# come from the parallel run.
+# come from the parallel run; it keeps the first 20,000 cycles (a full timeline of the largest
+# traces is gigabytes).
 if(NOT TRACES)
   file(GLOB TRACES traces/*.isa calib/traces/*.isa)
 endif()
@@ -21,6 +22,7 @@ foreach(config configs/rtx4060.yaml configs/h200.yaml)
                       RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
       file(WRITE ${d}.err "${rc}\n${err}")
       execute_process(COMMAND ${SIM} ${config} ${trace} -q --threads ${n} --timeline ${d}.timeline
+                              --timeline-window 0:20000
                       RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
     endforeach()
     foreach(ext json csv dump timeline err)
