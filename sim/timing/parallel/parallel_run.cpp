@@ -14,39 +14,35 @@ constexpr uint64_t kFanOutSteps = 64;
 
 }  // namespace
 
-ParallelRun::ParallelRun(Context& ctx, unsigned threads, uint32_t sms) : ctx_(ctx), pool_(std::max(1u, threads)) {
+// Chunks of about an eighth of a thread's share: few hand-outs, and little left
+// to wait for when a worker is descheduled with one.
+ParallelRun::ParallelRun(Context& ctx, unsigned threads, uint32_t sms)
+    : ctx_(ctx), pool_(std::max(1u, threads), sms, sms / (8 * std::max(1u, threads)), [this](size_t i) { tick(i); }) {
     for (uint32_t i = 0; i < sms; ++i) owned_.push_back(std::make_unique<SmOwned>(ctx));
-    const unsigned n = pool_.size();
-    for (unsigned k = 0; k <= n; ++k) first_.push_back(size_t(sms) * k / n);
-    job_ = [this](unsigned k) { tick_range(k); };
 }
 
 void ParallelRun::cycle(std::vector<std::unique_ptr<Sm>>& sms, uint64_t t, bool all) {
     sms_ = &sms;
     t_ = t;
     all_ = all;
-    if (last_steps_ >= kFanOutSteps) pool_.run(job_);
+    if (last_steps_ >= kFanOutSteps) pool_.run();
     else
-        for (unsigned k = 0; k < pool_.size(); ++k) tick_range(k);
+        for (size_t i = 0; i < owned_.size(); ++i) tick(i);
     const uint64_t before = steps_;
     check_errors();
     last_steps_ = steps_ - before;
     settle();
 }
 
-// As the serial loop: each due SM ticks, the next one's state is asked for first.
-void ParallelRun::tick_range(unsigned k) {
+// SM i, if due at t (as the serial loop; the next one's state is asked for first).
+void ParallelRun::tick(size_t i) {
     std::vector<std::unique_ptr<Sm>>& sms = *sms_;
-    const size_t end = first_[k + 1];
-    for (size_t i = first_[k]; i < end; ++i) {
-        if (i + 1 < end && sms[i + 1]->next_event() <= t_) sms[i + 1]->prefetch();
-        if (!all_ && sms[i]->next_event() > t_) continue;
-        try {
-            sms[i]->tick(t_, all_);
-        } catch (...) {
-            owned_[i]->outbox.error = std::current_exception();
-            return;  // (the run ends with this cycle)
-        }
+    if (i + 1 < sms.size() && sms[i + 1]->next_event() <= t_) sms[i + 1]->prefetch();
+    if (!all_ && sms[i]->next_event() > t_) return;
+    try {
+        sms[i]->tick(t_, all_);
+    } catch (...) {
+        owned_[i]->outbox.error = std::current_exception();  // (the run ends with this cycle)
     }
 }
 

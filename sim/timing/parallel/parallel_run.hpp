@@ -1,8 +1,10 @@
 // parallel_run.hpp: ticking the SMs of one cycle on several threads, with the
 // serial run's results bit for bit.
 //
-// Each visited cycle t: the SMs due at t tick on the workers (worker k owns a
-// fixed, contiguous range of SMs); then, on the calling thread, in SM order,
+// Each visited cycle t: the SMs due at t tick on the workers (each takes chunks
+// of SMs in turn: which thread ticks an SM changes nothing, its state and
+// counters are its own, and a descheduled worker leaves its share to the
+// others); then, on the calling thread, in SM order,
 // each SM's Outbox is settled (end_cycle): the global-memory data of its
 // steps (Executor::apply), its L1TEX request (at most one per SM per cycle:
 // the tag stage is busy after it) through its L1, the crossbar, the L2 slices
@@ -47,15 +49,13 @@ public:
     void add_counters(Stats& stats) const;
 
 private:
-    void tick_range(unsigned k);
+    void tick(size_t i);
     void check_errors();
     void settle();
 
     Context& ctx_;
     std::vector<std::unique_ptr<SmOwned>> owned_;
-    std::vector<size_t> first_;  // worker k ticks SMs first_[k] .. first_[k + 1] - 1
     WorkerPool pool_;
-    std::function<void(unsigned)> job_;
     uint64_t steps_ = 0;         // warp instructions stepped before this cycle
     uint64_t last_steps_ = 0;    // in the previous visited cycle (fan out to the workers or not)
     // ---- the current cycle
