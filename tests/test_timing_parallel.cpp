@@ -102,3 +102,16 @@ TEST_CASE("parallel: the instruction budget and a fault end the run with the ser
     CHECK(serial.find("outside") != std::string::npos);
     CHECK(error(fault, 3) == serial);
 }
+
+TEST_CASE("parallel: the default is one thread for a small GPU or launch, the cores for a full-chip one", "[timing][parallel]") {
+    const GpuConfig h200 = load_config(std::string(SIMT_SOURCE_DIR) + "/configs/h200.yaml");
+    const GpuConfig rtx = load_config(std::string(SIMT_SOURCE_DIR) + "/configs/rtx4060.yaml");
+    const isa::Program big = isa::assemble_text(kRacy, "big.isa");  // 264 blocks: 2 per H200 SM
+    std::string tiny_src = kRacy;
+    tiny_src.replace(tiny_src.find(".grid 264"), 9, ".grid 8");
+    const isa::Program tiny = isa::assemble_text(tiny_src, "tiny.isa");
+    CHECK(timing::default_threads(h200, big) >= 1);
+    CHECK(timing::default_threads(h200, big) <= timing::kMaxThreads);
+    CHECK(timing::default_threads(h200, tiny) == 1);
+    CHECK(timing::default_threads(rtx, big) == 1);  // 24 SMs: a cycle's work is too small to share
+}

@@ -22,7 +22,7 @@ inline unsigned parse_threads(const std::string& text) {
 
 inline constexpr const char* kThreadsHelp =
     "host threads that simulate the SMs in parallel (1 to 256; default: all cores for a launch of at least two "
-    "blocks per SM, else 1). The report, --csv, --dump and --timeline are identical for every N; a run with "
+    "blocks per SM on a GPU of at least 32 SMs, else 1). The report, --csv, --dump and --timeline are identical for every N; a run with "
     "--timeline, --trace-json or --profile uses one thread";
 
 }  // namespace simt::cli

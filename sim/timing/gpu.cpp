@@ -188,7 +188,7 @@ private:
 
 unsigned default_threads(const GpuConfig& config, const isa::Program& program) {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    if (program.num_blocks() < 2ull * config.sm.count) return 1;
+    if (config.sm.count < kManySms || program.num_blocks() < 2ull * config.sm.count) return 1;
     return std::clamp(std::min(cores, config.sm.count), 1u, kMaxThreads);
 }
 

@@ -44,9 +44,10 @@ struct RunOptions {
     unsigned threads = 1;
 };
 
-// The --threads default: the host's cores for a launch that fills the GPU
-// (at least two blocks per SM), 1 for a smaller one, where a cycle's work is
-// too small to share.
+// The --threads default: the host's cores for a large launch (at least two
+// blocks per SM on a GPU of at least kManySms SMs), 1 otherwise, where a
+// cycle's work (tens of microseconds per 100 SMs) is too small to share.
+constexpr uint32_t kManySms = 32;
 unsigned default_threads(const GpuConfig& config, const isa::Program& program);
 // The largest --threads accepted.
 constexpr unsigned kMaxThreads = 256;
