@@ -7,9 +7,9 @@ namespace simt::timing {
 
 namespace {
 
-// Before sleeping (a futex): a cycle's work is some microseconds, but with more
-// threads than free cores a spinning waiter holds the core its peer needs.
-constexpr int kSpins = 1 << 10;
+// A worker waits for the next cycle spinning for about a millisecond (a futex
+// wake takes tens of microseconds: as long as a cycle's work), then sleeps.
+constexpr int kSpins = 1 << 16;
 
 inline void relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -46,7 +46,7 @@ void WorkerPool::run() {
     // What is left is a chunk another thread took: usually microseconds (spin
     // on, rather than give the core to another process for a time slice).
     for (int i = 0; done_.load(std::memory_order_acquire) != n_; ++i) {
-        if (i < (kSpins << 6)) relax();
+        if (i < kSpins) relax();
         else std::this_thread::yield();
     }
 }
