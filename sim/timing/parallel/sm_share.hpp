@@ -24,7 +24,6 @@ struct Outbox {
     uint64_t last_retire = 0;
     bool dispatch_pending = false;
     std::exception_ptr error;                    // what its tick threw (the run stops at the cycle's end)
-    bool busy() const { return !accesses.empty(); }
 };
 
 struct SmOwned {
