@@ -16,6 +16,7 @@
 #include "sim/report/timeline_csv.hpp"
 #include "sim/report/trace_json.hpp"
 #include "sim/timing/gpu.hpp"
+#include "sim/cli/threads_option.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -85,6 +86,7 @@ struct Options {
     int hot = 3;
     std::string color = "auto";
     std::string max_instructions, max_cycles;  // as typed; checked by budget()
+    std::string threads;                       // as typed; "" = default_threads()
     simt::isa::LaunchOverrides launch;         // --grid, --block, --fragment, --shared, --regs
     std::string timeline_sm, timeline_warps, timeline_window;
 };
@@ -140,6 +142,7 @@ bool parse_args(int argc, char** argv, Options& o) {
         ("max-cycles", po::value(&o.max_cycles), "stop after this many simulated cycles (default from the config)")
         ("hot", po::value(&o.hot)->default_value(3), "how many source lines to list under 'Where the time goes' (0 to 1000)")
         ("disasm", po::bool_switch(&o.disasm), "print the assembled program (pc, pipe, line, text) and exit")
+        ("threads", po::value(&o.threads), simt::cli::kThreadsHelp)
         ("no-skip", po::bool_switch(&o.no_skip), "step every cycle instead of jumping over idle ones (same results, slower)")
         ("quiet,q", po::bool_switch(&o.quiet), "no progress line on stderr")
         ("color", po::value(&o.color)->default_value("auto"), "colour the report: auto, always or never");
@@ -169,6 +172,7 @@ bool parse_args(int argc, char** argv, Options& o) {
     if (vm.count("policy")) o.overrides.push_back("scheduler.policy=" + vm["policy"].as<std::string>());
     if (!o.max_instructions.empty()) budget("--max-instructions", o.max_instructions);
     if (!o.max_cycles.empty()) budget("--max-cycles", o.max_cycles);
+    if (!o.threads.empty()) simt::cli::parse_threads(o.threads);
     if (o.hot < 0 || o.hot > 1000)
         throw simt::Error(simt::SourceLoc{"--hot " + std::to_string(o.hot), 0, 0}, "expected 0 to 1000 source lines");
     if ((o.functional || o.disasm) && (!o.trace_json_path.empty() || !o.profile_dir.empty() || !o.compare_path.empty()))
@@ -299,6 +303,7 @@ int run(const Options& o) {
         simt::report::ObserverFan observers;
         simt::timing::RunOptions ro;
         ro.event_skipping = !o.no_skip;
+        ro.threads = o.threads.empty() ? simt::timing::default_threads(config, program) : simt::cli::parse_threads(o.threads);
         if (!o.timeline_path.empty()) {
             timeline_file = std::make_unique<OutFile>(o.timeline_path);
             timeline = std::make_unique<simt::report::TimelineCsvWriter>(timeline_file->get(), filter);

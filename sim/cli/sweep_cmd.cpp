@@ -5,6 +5,7 @@
 // sim/sweep_mpi/ (points spread over ranks, rank 0 writes). Errors: the spec's
 // and the output's are located (file:line:col); options are checked here.
 #include "isa/diagnostics.hpp"
+#include "sim/cli/threads_option.hpp"
 #include "sim/sweep/sweep.hpp"
 #if SIMT_WITH_MPI
 #include "sim/sweep_mpi/mpi_sweep.hpp"
@@ -25,7 +26,7 @@ namespace {
 
 const char* kSweepUsage = R"(simt-sim sweep: run a grid of simulations, one CSV row per run.
 
-usage: simt-sim sweep SPEC.yaml [-o OUT.csv] [--jobs N] [-q]
+usage: simt-sim sweep SPEC.yaml [-o OUT.csv] [--jobs N] [--threads N] [-q]
        mpirun -n 4 simt-sim sweep SPEC.yaml     (a build with MPI: points spread over ranks)
 
 SPEC.yaml lists the axes of the grid: configs, traces, set (config values),
@@ -46,16 +47,20 @@ options)";
 struct SweepArgs {
     std::string spec, output;
     unsigned jobs = 0;  // 0: all cores
+    unsigned threads = 1;
     bool quiet = false;
 };
 
 bool parse(int argc, char** argv, SweepArgs& a) {
     po::options_description desc(kSweepUsage);
-    std::string jobs;
+    std::string jobs, threads;
     desc.add_options()("help,h", "show this help")(
         "output,o", po::value(&a.output),
         "the CSV to write or resume (default: the spec's output:, else SPEC with .csv)")(
         "jobs,j", po::value(&jobs), "points run at once on this machine (default: all cores; per rank under MPI)")(
+        "threads", po::value(&threads),
+        "host threads per point, simulating its SMs in parallel (1 to 256, default 1: --jobs already fills the "
+        "cores); the rows are the same for every N")(
         "quiet,q", po::bool_switch(&a.quiet), "no progress bar");
     po::options_description hidden;
     hidden.add_options()("spec", po::value(&a.spec));
@@ -82,6 +87,7 @@ bool parse(int argc, char** argv, SweepArgs& a) {
             throw Error(SourceLoc{"--jobs " + jobs, 0, 0}, "expected a whole number from 1 to " + std::to_string(sweep::kMaxJobs));
         a.jobs = unsigned(n);
     }
+    if (!threads.empty()) a.threads = parse_threads(threads);
     return true;
 }
 
@@ -94,6 +100,7 @@ int sweep_main(int argc, char** argv) {
     o.spec_path = a.spec;
     o.output_path = a.output;
     o.jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+    o.threads = a.threads;
     o.progress = !a.quiet && isatty(fileno(stderr));
 #if SIMT_WITH_MPI
     if (sweep::launched_by_mpi()) return sweep::run_sweep_mpi(o);

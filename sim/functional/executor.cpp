@@ -418,10 +418,12 @@ const uint32_t* Executor::lanes(const Block& b, const Warp& w, const Operand& o,
     return tmp.data();
 }
 
-void Executor::budget_exhausted(uint32_t pc) const {
-    throw Error(program_.code[pc].loc, "instruction budget of " + std::to_string(limits_.max_warp_instructions) +
-                                           " warp instructions exhausted (infinite loop?)");
+Error Executor::budget_error(uint32_t pc) const {
+    return Error(program_.code[pc].loc, "instruction budget of " + std::to_string(limits_.max_warp_instructions) +
+                                            " warp instructions exhausted (infinite loop?)");
 }
+
+void Executor::budget_exhausted(uint32_t pc) const { throw budget_error(pc); }
 
 void Executor::call_too_deep(const Warp& w, uint32_t pc) const {
     throw Error(program_.code[pc].loc, "call depth limit: the SIMT stack of warp " + std::to_string(w.warp_in_block) +
@@ -444,6 +446,7 @@ void Executor::step(Block& block, Warp& warp, DynInst& out, const StepEnv& env) 
     ++executed_;
     clock_ = env.timed ? env.clock : warp.issued;
     smid_ = env.smid;
+    defer_ = env.defer;
     ++warp.issued;
     const Decoded& d = decoded_[pc];
     const LaneMask active = warp.stack.back().mask;
@@ -713,6 +716,7 @@ void Executor::memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneM
             out.addr[l] = uint64_t(addr);
         }
     }
+    if (info.space != isa::Space::Shared && !local && deferred(b, w, in, exec, at)) return;
     lane_data(b, w, in, exec, at);
 }
 
@@ -735,7 +739,32 @@ void Executor::flat_memory_lanes(Block& b, Warp& w, const isa::Instruction& in, 
         at[l] = win.data + (addr - win.base);
         out.addr[l] = uint64_t(addr);
     }
+    if (deferred(b, w, in, exec, at)) return;
     lane_data(b, w, in, exec, at);
+}
+
+// With StepEnv::defer: records the access for apply() instead of moving its data.
+bool Executor::deferred(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec,
+                        const std::array<uint8_t*, 32>& at) {
+    if (!defer_) return false;
+    defer_->push_back(DeferredAccess{&b, &w, uint32_t(&in - program_.code.data()), exec, clock_, smid_, at});
+    return true;
+}
+
+void Executor::apply(const DeferredAccess& a) {
+    const isa::Instruction& in = program_.code[a.pc];
+    clock_ = a.clock;
+    smid_ = a.smid;
+    if (in.op == Op::Uldc) {
+        std::memcpy(&a.warp->uregs[in.ops[0].value], a.at[0], 4);
+        return;
+    }
+    if (in.op == Op::Tex) {
+        for (uint32_t l = 0; l < 32; ++l)
+            if (lane_on(a.exec, l)) std::memcpy(&a.warp->reg(in.ops[0].value, l), a.at[l], 4);
+        return;
+    }
+    lane_data(*a.block, *a.warp, in, a.exec, a.at);
 }
 
 // Loads, stores and atomics of the exec lanes at their bytes `at`.
@@ -798,7 +827,10 @@ void Executor::uniform_op(Block& b, Warp& w, const Decoded& d, const isa::Instru
         if (exec == 0) return;
         if (!sem::access_ok(addr, 4, win.base, win.size))
             sem::access_fault(in, uint32_t(std::countr_zero(exec)), addr, 4, region(isa::Space::Const, m.buffer));
-        std::memcpy(&w.uregs[ud], win.data + (addr - win.base), 4);
+        std::array<uint8_t*, 32> at{};
+        at[0] = win.data + (addr - win.base);
+        if (deferred(b, w, in, exec, at)) return;
+        std::memcpy(&w.uregs[ud], at[0], 4);
         return;
     }
     if (exec == 0) return;
@@ -816,15 +848,19 @@ void Executor::tex_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask
     const uint32_t* u = lanes(b, w, in.ops[2], tu);
     const uint32_t* v = lanes(b, w, in.ops[3], tv);
     const Window win = window(b, isa::Space::Global, buffer);
-    uint32_t* d = &w.reg(in.ops[0].value, 0);
+    std::array<uint8_t*, 32> at{};
     for (uint32_t l = 0; l < 32; ++l) {
         out.addr[l] = 0;
         if (!lane_on(exec, l)) continue;
         const int64_t addr = win.base + int64_t(sem::texel_offset(decl.width, decl.height, u[l], v[l]));
         if (!sem::access_ok(addr, 4, win.base, win.size)) sem::access_fault(in, l, addr, 4, region(isa::Space::Global, buffer));
         out.addr[l] = uint64_t(addr);
-        std::memcpy(&d[l], win.data + (addr - win.base), 4);
+        at[l] = win.data + (addr - win.base);
     }
+    if (deferred(b, w, in, exec, at)) return;
+    uint32_t* d = &w.reg(in.ops[0].value, 0);
+    for (uint32_t l = 0; l < 32; ++l)
+        if (lane_on(exec, l)) std::memcpy(&d[l], at[l], 4);
 }
 
 }  // namespace simt::func

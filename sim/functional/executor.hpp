@@ -28,6 +28,11 @@
 //   * Uniform registers (ur0..) are one value per warp; a uniform instruction
 //     writes its register when any lane executes it.
 //   * nanosleep changes nothing; DynInst::sleep_ns tells the caller how long.
+//   * With StepEnv::defer, the data part of every access to global memory
+//     (global, flat, const, uldc and tex; not shared or local) is not done in
+//     step(): its addresses are checked and reported as usual, and a
+//     DeferredAccess is appended for Executor::apply() to do later (the timing
+//     model's parallel run applies them in the serial order at each cycle's end).
 //   * Block i of a launch: see fragment.hpp for which thread or pixel each
 //     lane holds; lanes without one are not launched.
 //
@@ -114,10 +119,25 @@ struct DynInst {
 // SM's cycle at issue and the SM's index (what %clock, %clock64 and %smid
 // read); a functional run gives none, and %clock reads the warp's count of
 // instructions executed before this one, %smid 0.
+struct DeferredAccess;
 struct StepEnv {
     bool timed = false;
     uint64_t clock = 0;
     uint32_t smid = 0;
+    std::vector<DeferredAccess>* defer = nullptr;  // not null: global-memory data is moved by apply()
+};
+
+// The data part of one instruction's global-memory access, left for
+// Executor::apply(): the lanes' bytes (`at`, already bounds-checked) and the
+// moment of the step (what %clock and %smid read in a store's value operand).
+struct DeferredAccess {
+    Block* block = nullptr;
+    Warp* warp = nullptr;
+    uint32_t pc = 0;
+    LaneMask exec = 0;
+    uint64_t clock = 0;
+    uint32_t smid = 0;
+    std::array<uint8_t*, 32> at{};
 };
 
 struct ExecLimits {
@@ -130,6 +150,13 @@ public:
 
     std::unique_ptr<Block> make_block(uint64_t block_index) const;
     void step(Block& block, Warp& warp, DynInst& out, const StepEnv& env = {});
+    // Moves the data of an access step() deferred: loads and tex write their
+    // registers, stores and atomics the memory (atomics their old values too).
+    void apply(const DeferredAccess& a);
+    // Steps without the budget check (the caller counts: Executor::budget_error).
+    void unlimited() { limits_.max_warp_instructions = ~0ull; }
+    // The error step() throws when the budget is exhausted at pc.
+    Error budget_error(uint32_t pc) const;
 
     uint64_t warp_instructions() const { return executed_; }
     const isa::Program& program() const { return program_; }
@@ -193,6 +220,7 @@ private:
     uint64_t fp64_source(const Warp& w, const isa::Operand& o, uint32_t lane) const;
     void memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
     void tex_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
+    bool deferred(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, const std::array<uint8_t*, 32>& at);
     [[noreturn]] void budget_exhausted(uint32_t pc) const;
     void check_launch_fits_budget() const;
     [[noreturn]] void call_too_deep(const Warp& w, uint32_t pc) const;
@@ -209,6 +237,7 @@ private:
     uint64_t executed_ = 0;
     uint64_t clock_ = 0;             // what %clock reads during the current step
     uint32_t smid_ = 0;              // what %smid reads during the current step
+    std::vector<DeferredAccess>* defer_ = nullptr;  // StepEnv::defer of the current step
     std::vector<Decoded> decoded_;   // per pc
     std::vector<Lanes> consts_;      // broadcast operand values (Src::index)
 };

@@ -42,7 +42,7 @@ Run describe(const Spec& spec, uint64_t index) {
     return r;
 }
 
-std::vector<std::string> simulate(const Spec& spec, const Run& r) {
+std::vector<std::string> simulate(const Spec& spec, const Run& r, unsigned threads) {
     GpuConfig config = load_config(spec.resolve(r.config), r.overrides);
     if (!r.max_instructions.empty()) config.max_warp_instructions = std::stoull(r.max_instructions);  // checked at load
     if (!r.max_cycles.empty()) config.max_cycles = std::stoull(r.max_cycles);
@@ -50,7 +50,9 @@ std::vector<std::string> simulate(const Spec& spec, const Run& r) {
     isa::Program program = isa::assemble_file(trace);
     for (const auto& u : r.uniforms) isa::override_uniform(program, u);
     func::GlobalMemory memory(program, std::filesystem::path(trace).parent_path().string());
-    timing::Simulator sim(config, program, memory, {});
+    timing::RunOptions options;
+    options.threads = threads;
+    timing::Simulator sim(config, program, memory, options);
     const timing::Stats stats = sim.run();
     return report::summary_values(report::RunInfo{program, config, r.trace, r.config}, stats);
 }
@@ -94,11 +96,11 @@ std::string row_prefix(const Spec& spec, uint64_t index) {
     return p;
 }
 
-std::string run_point(const Spec& spec, uint64_t index) {
+std::string run_point(const Spec& spec, uint64_t index, unsigned threads) {
     std::string error;
     std::vector<std::string> values;
     try {
-        values = simulate(spec, describe(spec, index));
+        values = simulate(spec, describe(spec, index), threads);
     } catch (const Error& e) {
         error = e.what();
     } catch (const std::bad_alloc&) {

@@ -25,6 +25,7 @@ std::string header_line(const Spec& spec);
 // The start of point `index`'s row: its index and axis values, each followed by ','.
 std::string row_prefix(const Spec& spec, uint64_t index);
 // Runs point `index` and returns its whole row (no newline). Never throws simt::Error.
-std::string run_point(const Spec& spec, uint64_t index);
+// `threads`: the Simulator's RunOptions::threads (the same row for any count).
+std::string run_point(const Spec& spec, uint64_t index, unsigned threads = 1);
 
 }  // namespace simt::sweep

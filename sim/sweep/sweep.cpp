@@ -88,7 +88,7 @@ Summary run_sweep(const Options& o) {
     for (uint64_t i = first; i < sum.points; ++i) todo.push_back(i);
     ProgressBar bar(o.progress, sum.points, first);
     OrderedRows rows(out, first, [&](uint64_t done, uint64_t failed) { bar.update(done, failed); });
-    run_pool(todo, o.jobs, [&](uint64_t i) { return run_point(spec, i); },
+    run_pool(todo, o.jobs, [&](uint64_t i) { return run_point(spec, i, o.threads); },
              [&](uint64_t i, std::string row) {
                  const bool failed = row_failed(spec, row);
                  rows.put(i, std::move(row), failed);

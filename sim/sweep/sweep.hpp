@@ -21,6 +21,7 @@ struct Options {
     std::string spec_path;
     std::string output_path;  // "" -> the spec's output:, else SPEC with .csv
     unsigned jobs = 1;        // threads (1..kMaxJobs)
+    unsigned threads = 1;     // host threads per point (RunOptions::threads; the rows are the same)
     bool progress = false;    // draw a progress bar on stderr
 };
 

@@ -59,7 +59,7 @@ Summary lead(const Spec& spec, const Options& o, const World& w, std::ofstream& 
     std::exception_ptr error;
     std::thread pool([&] {
         try {
-            run_pool(mine, o.jobs, [&](uint64_t i) { return run_point(spec, i); },
+            run_pool(mine, o.jobs, [&](uint64_t i) { return run_point(spec, i, o.threads); },
                      [&](uint64_t i, std::string row) {
                          const bool failed = row_failed(spec, row);
                          rows.put(i, std::move(row), failed);
@@ -92,7 +92,7 @@ void follow(const Spec& spec, const Options& o, const World& w, uint64_t first, 
     std::exception_ptr error;
     std::thread pool([&] {
         try {
-            run_pool(mine, o.jobs, [&](uint64_t i) { return run_point(spec, i); },
+            run_pool(mine, o.jobs, [&](uint64_t i) { return run_point(spec, i, o.threads); },
                      [&](uint64_t i, std::string row) {
                          std::lock_guard<std::mutex> lock(m);
                          queue.emplace_back(i, std::move(row));

@@ -73,6 +73,7 @@ struct Context {
           footprint(block_footprint(config, program)),
           l1(l1_spec(config, compute_occupancy(config, program))),
           mem(memory),
+          exec_memory(memory),
           exec(program, memory, limits(config)),
           stats(stats),
           observer(observer),
@@ -100,6 +101,7 @@ struct Context {
     const BlockFootprint footprint;
     const CacheSpec l1;                 // the kernel's L1 after its shared-memory carve-out
     const func::GlobalMemory& mem;      // buffer bases (texture layout)
+    func::GlobalMemory& exec_memory;    // what the executors read and write
 
     // ---- shared units and counters
     func::Executor exec;

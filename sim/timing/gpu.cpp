@@ -17,10 +17,12 @@
 
 #include "sim/timing/context.hpp"
 #include "sim/timing/distributor.hpp"
+#include "sim/timing/parallel/parallel_run.hpp"
 #include "sim/timing/sm.hpp"
 
 #include <algorithm>
 #include <sstream>
+#include <thread>
 
 namespace simt::timing {
 
@@ -35,7 +37,10 @@ public:
         init_stats();
         uint32_t n = config.sm.count;
         if (n == 0) throw Error("config '" + config.name + "': sm.count is 0");
-        for (uint32_t i = 0; i < n; ++i) sms_.push_back(std::make_unique<Sm>(i, ctx_));
+        const unsigned threads = options_.observer ? 1 : std::min(options_.threads, n);
+        if (threads > 1) par_ = std::make_unique<ParallelRun>(ctx_, threads, n);
+        for (uint32_t i = 0; i < n; ++i)
+            sms_.push_back(std::make_unique<Sm>(i, ctx_, par_ ? par_->share(i) : SmShare::of(ctx_)));
         total_blocks_ = program.num_blocks();
     }
 
@@ -45,11 +50,7 @@ public:
         uint64_t progress_mark = 0;
         while (ctx_.done_blocks < total_blocks_) {
             if (ctx_.dispatch_pending) dispatch(t);
-            const bool all = !options_.event_skipping;
-            for (size_t i = 0; i < sms_.size(); ++i) {
-                if (i + 1 < sms_.size() && sms_[i + 1]->next_event() <= t) sms_[i + 1]->prefetch();
-                if (all || sms_[i]->next_event() <= t) sms_[i]->tick(t, all);
-            }
+            tick(t, !options_.event_skipping);
             ++visited_;
             if (ctx_.done_blocks >= total_blocks_) break;
             uint64_t next = ctx_.dispatch_pending ? t + 1 : kNever;
@@ -72,6 +73,15 @@ public:
     uint64_t visited() const { return visited_; }
 
 private:
+    // 2: the SMs due at t (every one when `all`), on one thread or several.
+    void tick(uint64_t t, bool all) {
+        if (par_) return par_->cycle(sms_, t, all);
+        for (size_t i = 0; i < sms_.size(); ++i) {
+            if (i + 1 < sms_.size() && sms_[i + 1]->next_event() <= t) sms_[i + 1]->prefetch();
+            if (all || sms_[i]->next_event() <= t) sms_[i]->tick(t, all);
+        }
+    }
+
     void init_stats() {
         const GpuConfig& c = ctx_.cfg;
         const isa::Program& p = ctx_.prog;
@@ -123,6 +133,7 @@ private:
     // The totals of what the model counted per pc and per SM.
     void sum_counts() {
         Stats& s = stats_;
+        if (par_) par_->add_counters(s);
         for (size_t pc = 0; pc < s.per_pc.size(); ++pc) {
             const PcStats& ps = s.per_pc[pc];
             const IssueCost& c = ctx_.cost[pc];
@@ -167,12 +178,19 @@ private:
     OccupancyStats occupancy_;
     Context ctx_;
     BlockDistributor distributor_;
+    std::unique_ptr<ParallelRun> par_;  // null: one thread
     std::vector<std::unique_ptr<Sm>> sms_;
     uint64_t total_blocks_ = 0;
     uint64_t next_block_ = 0;
     size_t rr_ = 0;
     uint64_t visited_ = 0;
 };
+
+unsigned default_threads(const GpuConfig& config, const isa::Program& program) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    if (config.sm.count < kManySms || program.num_blocks() < 2ull * config.sm.count) return 1;
+    return std::clamp(std::min(cores, config.sm.count), 1u, kMaxThreads);
+}
 
 Simulator::Simulator(const GpuConfig& config, const isa::Program& program, func::GlobalMemory& memory,
                      RunOptions options)

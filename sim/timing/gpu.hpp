@@ -38,7 +38,19 @@ struct RunOptions {
     Observer* observer = nullptr;  // not owned; may be null
     // Called now and then (every few thousand simulated cycles) and once at the end.
     std::function<void(uint64_t cycle, uint64_t done_blocks, uint64_t total_blocks)> progress;
+    // Host threads that tick the SMs (sim/timing/parallel/): every count gives
+    // the same Stats, bit for bit. With an observer the run uses one thread
+    // (its events come in the serial order). At most one thread per SM is used.
+    unsigned threads = 1;
 };
+
+// The --threads default: the host's cores for a large launch (at least two
+// blocks per SM on a GPU of at least kManySms SMs), 1 otherwise, where a
+// cycle's work (tens of microseconds per 100 SMs) is too small to share.
+constexpr uint32_t kManySms = 32;
+unsigned default_threads(const GpuConfig& config, const isa::Program& program);
+// The largest --threads accepted.
+constexpr unsigned kMaxThreads = 256;
 
 class Gpu;  // the model (sim/timing/gpu_model.hpp)
 

@@ -11,12 +11,13 @@
 
 namespace simt::timing {
 
-Sm::Sm(uint32_t index, Context& ctx)
-    : index_(index), ctx_(ctx), res_(ctx.cfg.sm, ctx.footprint), branch_waits_fixed_(ctx.cfg.pipes.branch_waits_fixed),
-      sass_stall_counts_(ctx.cfg.pipes.sass_stall_counts),
-      slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), lsu_(index, ctx) {
+Sm::Sm(uint32_t index, Context& ctx, const SmShare& share)
+    : index_(index), ctx_(ctx), share_(share), res_(ctx.cfg.sm, ctx.footprint),
+      branch_waits_fixed_(ctx.cfg.pipes.branch_waits_fixed), sass_stall_counts_(ctx.cfg.pipes.sass_stall_counts),
+      slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), lsu_(index, ctx, share) {
+    lsu_.set_deferred(share.outbox != nullptr);
     uint32_t n = std::max(ctx.cfg.sm.sub_partitions, 1u);
-    for (uint32_t i = 0; i < n; ++i) sps_.push_back(std::make_unique<SubPartition>(*this, i, ctx));
+    for (uint32_t i = 0; i < n; ++i) sps_.push_back(std::make_unique<SubPartition>(*this, i, ctx, share));
     sp_next_.assign(n, kNever);
 }
 
@@ -70,7 +71,7 @@ void Sm::dispatch(uint64_t block_index, uint64_t t, uint64_t start) {
         w.reuse_pc = kNoPc;
         if (!fw.done()) w.operand_ready = w.sb->ready_for(ctx_.code[w.pc], w.operand_why, ctx_.cost[w.pc].handoff);
         else { w.draining = true; w.hold_pc = 0; }
-        ctx_.log.open(w, StallReason::NoInstruction, w.pc, w.launch_ready);  // not counted before its launch
+        share_.log->open(w, StallReason::NoInstruction, w.pc, w.launch_ready);  // not counted before its launch
         b.slots.push_back(next_slot);
         if (ctx_.observer) ctx_.observer->on_warp_dispatched(t, w.id);
         sps_[w.id.sub_partition]->add(&w);
@@ -80,25 +81,28 @@ void Sm::dispatch(uint64_t block_index, uint64_t t, uint64_t start) {
 }
 
 void Sm::retire(TWarp& w, uint64_t t) {
-    ctx_.log.close(w, t);
+    share_.log->close(w, t);
     if (ctx_.observer) ctx_.observer->on_warp_retired(t, w.id);
     w.resident = false;
     w.candidate = false;
     count_residency(t, -1);
-    ctx_.last_retire = std::max(ctx_.last_retire, t);
+    // (a parallel run: into the outbox, which the Gpu adds up at the cycle's end)
+    uint64_t& last_retire = share_.outbox ? share_.outbox->last_retire : ctx_.last_retire;
+    bool& dispatch_pending = share_.outbox ? share_.outbox->dispatch_pending : ctx_.dispatch_pending;
+    last_retire = std::max(last_retire, t);
     BlockRec& b = blocks_[w.block_slot];
     if (res_.release_warp()) {
         // Its slot leaves the block's list: another block's warp may take it.
         std::erase(b.slots, w.id.slot);
-        ctx_.dispatch_pending = true;
+        dispatch_pending = true;
     }
     if (--b.live > 0) return;
     res_.release_block();
     if (ctx_.observer) ctx_.observer->on_block_retired(t, b.index, index_);
     b.used = false;
     b.fblock.reset();
-    ++ctx_.done_blocks;
-    ctx_.dispatch_pending = true;
+    ++(share_.outbox ? share_.outbox->done_blocks : ctx_.done_blocks);
+    dispatch_pending = true;
 }
 
 // ---------------------------------------------------------------- ticking
@@ -157,14 +161,14 @@ void Sm::reevaluate_stages(TWarp& w, uint64_t t) {
 void Sm::reevaluate_held(TWarp& w, uint64_t t) {
     if (w.draining) {
         if (t < w.mem_done) {
-            ctx_.log.set(w, StallReason::Drain, w.hold_pc, t);
+            share_.log->set(w, StallReason::Drain, w.hold_pc, t);
             w.wake = w.mem_done;
         } else {
             retire(w, t);
         }
         return;
     }
-    ctx_.log.set(w, StallReason::Barrier, w.hold_pc, t);
+    share_.log->set(w, StallReason::Barrier, w.hold_pc, t);
     w.wake = kNever;
 }
 
@@ -174,14 +178,16 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
     const uint32_t pc = w.pc;
     const DecodedInst& d = ctx_.code[pc];
     const IssueCost& c = ctx_.cost[pc];
-    func::DynInst& dyn = ctx_.dyn;
-    ctx_.exec.step(*w.fblock, *w.fwarp, dyn, func::StepEnv{true, t, index_});
+    func::DynInst& dyn = *share_.dyn;
+    Outbox* const out = share_.outbox;
+    if (out) out->steps.push_back(pc);
+    share_.exec->step(*w.fblock, *w.fwarp, dyn, func::StepEnv{true, t, index_, out ? &out->accesses : nullptr});
 
     // Counted per pc (the totals, pipe and issue-slot counts follow from these
     // at the end, Gpu::finish) and per SM.
     uint32_t active, exec;
     lane_counts(dyn.active, dyn.exec, active, exec);
-    PcStats& ps = ctx_.stats.per_pc[pc];
+    PcStats& ps = share_.stats->per_pc[pc];
     ++ps.issued;
     ps.thread_instructions += active;
     ps.thread_instructions_pred_on += exec;
@@ -190,15 +196,17 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
     // Result time and pipe occupancy.
     uint64_t done = t + c.latency + operand_delay;
     if (d.mem != MemKind::None) {
-        done = lsu_.access(d, dyn, t) + operand_delay;
-        w.mem_done = std::max(w.mem_done, done);
+        done = lsu_.access(d, dyn, t);
+        if (done == kPendingDone) pend_ = PendingIssue{&w, &sp, pc, operand_delay};  // (deferred mode)
+        else done += operand_delay, w.mem_done = std::max(w.mem_done, done);
     }
     if (d.unit == Unit::L1tex || d.unit == Unit::Mio) shared_reserved_ = true;
     sp.pipes.take(ctx_.datapaths, int(d.pipe), t, c.busy);
-    for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces, d.pipe);
+    if (done != kPendingDone)
+        for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces, d.pipe);
     if (d.lat == isa::Lat::Fixed && d.ndst) w.fixed_done = std::max(w.fixed_done, done);
 
-    ctx_.log.set(w, StallReason::Selected, pc, t);
+    share_.log->set(w, StallReason::Selected, pc, t);
     w.candidate = false;
     w.wake = t + c.slots;
     w.last_issue = t + 1;
@@ -219,14 +227,19 @@ void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t
     if (next != pc + 1 || dyn.diverged) w.branch_ready = t + ctx_.cfg.pipes.branch.latency;
     if (dyn.sleep_ns) w.sleep_until = t + sleep_cycles(dyn.sleep_ns);
     w.pc = next;
-    w.operand_ready = w.sb->ready_for(ctx_.code[next], w.operand_why, ctx_.cost[next].handoff);
-    if (branch_waits_fixed_) branch_stall_count(w, ctx_.code[next]);
-    if (sass_stall_counts_) sass_stall_count(w, ctx_.code[pc], t);
+    if (sass_stall_counts_) w.sass_until = t + ctx_.code[pc].sass_stall;
+    if (!issue_pending(w)) settle_operands(w);  // (else once its request completes, end_cycle)
     if (dyn.barrier) {
         w.at_barrier = true;
         w.hold_pc = pc;
         release_barrier_if_ready(blocks_[w.block_slot], t);
     }
+}
+
+void Sm::settle_operands(TWarp& w) {
+    w.operand_ready = w.sb->ready_for(ctx_.code[w.pc], w.operand_why, ctx_.cost[w.pc].handoff);
+    if (branch_waits_fixed_) branch_stall_count(w, ctx_.code[w.pc]);
+    if (sass_stall_counts_) sass_stall_count(w);
 }
 
 // nanosleep's duration in cycles at the config's clock, rounded up.
@@ -249,6 +262,34 @@ void Sm::release_barrier_if_ready(BlockRec& b, uint64_t t) {
             sp_next_[o.id.sub_partition] = sps_[o.id.sub_partition]->next_event();
         }
     }
+}
+
+// ---------------------------------------------------------------- end of a parallel cycle
+
+// What the serial run did at issue, in the same order: the request's sectors
+// (the L1, the L2 units), the scoreboard and memory done, the next
+// instruction's operands, the warp's next state; then the throttled warps
+// whose wake is the first completion of an outstanding request.
+void Sm::end_cycle(uint64_t t) {
+    if (pend_.w) {
+        TWarp& w = *pend_.w;
+        const DecodedInst& d = ctx_.code[pend_.pc];
+        const uint64_t done = lsu_.complete() + pend_.operand_delay;
+        w.mem_done = std::max(w.mem_done, done);
+        for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces, d.pipe);
+        SubPartition& sp = *pend_.sp;
+        pend_ = PendingIssue{};
+        if (!w.draining) settle_operands(w);
+        sp.finish_issue(w, t);
+        sp_next_[w.id.sub_partition] = sp.next_event();
+    }
+    for (TWarp* w : late_) {
+        w->wake = lsu_.l1_accepts_at(t);
+        sps_[w->id.sub_partition]->sync(*w);
+        sp_next_[w->id.sub_partition] = sps_[w->id.sub_partition]->next_event();
+    }
+    late_.clear();
+    update_next_event();
 }
 
 std::string Sm::describe(uint64_t t) const {

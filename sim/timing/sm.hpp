@@ -27,7 +27,10 @@ namespace simt::timing {
 
 class Sm {
 public:
-    Sm(uint32_t index, Context& ctx);
+    // `share`: what it writes besides its own state (the Context's in a serial
+    // run; its own, with an Outbox, in a parallel one: then its L1TEX requests
+    // and global-memory data wait for end_cycle()).
+    Sm(uint32_t index, Context& ctx, const SmShare& share);
     Sm(const Sm&) = delete;
     Sm& operator=(const Sm&) = delete;
 
@@ -48,6 +51,16 @@ public:
         for (const auto& sp : sps_) sp->add_regfile(s);
     }
     std::string describe(uint64_t t) const;
+
+    // ---- a parallel run (see sim/timing/parallel/parallel_run.hpp)
+    // The end of cycle t, in SM order on one thread: its global-memory data,
+    // its L1TEX request through L1 and L2, the rest of that issue, and the
+    // wakes that waited for the request's completion.
+    void end_cycle(uint64_t t);
+    bool has_pending() const { return pend_.w != nullptr || !late_.empty(); }
+    // Is w's issue waiting for end_cycle()? (SubPartition then leaves it alone.)
+    bool issue_pending(const TWarp& w) const { return pend_.w == &w; }
+    void wake_late(TWarp& w) { late_.push_back(&w); }  // its wake is lsu's accepts_at at the cycle's end
 
     // ---- used by SubPartition (inline: called for every warp in every tick)
     // Is a candidate whose next instruction is d kept from issuing at t by its
@@ -97,20 +110,31 @@ private:
     };
 
     void block(TWarp& w, StallReason s, uint64_t until, uint64_t t) {
-        ctx_.log.set(w, s, w.pc, t);
+        share_.log->set(w, s, w.pc, t);
         w.wake = until;
     }
     void reevaluate_held(TWarp& w, uint64_t t);  // at a barrier or draining
     void reevaluate_stages(TWarp& w, uint64_t t);  // in block launch or branch resolution
     void after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t);
+    void settle_operands(TWarp& w);  // operand_ready and its reason for the next instruction
     void release_barrier_if_ready(BlockRec& b, uint64_t t);
     uint64_t sleep_cycles(uint32_t ns) const;
     void retire(TWarp& w, uint64_t t);
     void count_residency(uint64_t t, int delta);
     void update_next_event();
 
+    // An issue whose L1TEX request waits for end_cycle().
+    struct PendingIssue {
+        TWarp* w = nullptr;
+        SubPartition* sp = nullptr;
+        uint32_t pc = 0, operand_delay = 0;
+    };
+
     uint32_t index_;
     Context& ctx_;
+    SmShare share_;
+    PendingIssue pend_;
+    std::vector<TWarp*> late_;                    // throttled warps whose wake end_cycle() sets
     SmResources res_;                             // warp and block slots, registers, shared memory in use
     bool branch_waits_fixed_;                     // pipes.branch_waits_fixed (stall_counts.hpp), kept at hand
     bool sass_stall_counts_;                      // pipes.sass_stall_counts (stall_counts.hpp)

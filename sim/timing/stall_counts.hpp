@@ -37,10 +37,10 @@ inline void branch_stall_count(TWarp& w, const DecodedInst& next) {
     w.operand_why = StallReason::Wait;
 }
 
-// w issued `issued` at cycle t and moved on: with its SASS stall count S the warp's next
-// instruction waits until t + S (a stall count of 1 is the next cycle: no constraint).
-inline void sass_stall_count(TWarp& w, const DecodedInst& issued, uint64_t t) {
-    const uint64_t until = t + issued.sass_stall;
+// w issued an instruction at cycle t and moved on: with its SASS stall count S the warp's next
+// instruction waits until w.sass_until = t + S (a stall count of 1 is the next cycle: no constraint).
+inline void sass_stall_count(TWarp& w) {
+    const uint64_t until = w.sass_until;
     if (until <= w.operand_ready) return;
     w.operand_ready = until;
     w.operand_why = StallReason::Wait;

@@ -205,4 +205,11 @@ struct Stats {
     bool operator==(const Stats&) const = default;  // exact, for determinism tests
 };
 
+// Adds the counters of `from` to `into` (a parallel run's per-SM counts,
+// summed in SM order; integers, so the sums are exact in any order): the
+// access, L1/L2/DRAM, shared, texture and unit counters, not l1_bytes and
+// shared_carveout_bytes (the kernel's, not counted).
+void add_counters(MemoryStats& into, const MemoryStats& from);
+void add_counters(PcStats& into, const PcStats& from);
+
 }  // namespace simt::timing

@@ -20,9 +20,9 @@ bool waits_for_pipe(const DecodedInst& d) { return d.unit == Unit::Math || d.uni
 
 }  // namespace
 
-SubPartition::SubPartition(Sm& sm, uint32_t index, Context& ctx)
+SubPartition::SubPartition(Sm& sm, uint32_t index, Context& ctx, const SmShare& share)
     : policy_(make_policy(ctx.cfg.scheduler)), ports_(ctx.cfg.regfile), banks_on_(ctx.banks.enabled()), sm_(sm),
-      index_(index), ctx_(ctx), log_(ctx.log),
+      index_(index), ctx_(ctx), log_(*share.log), banks_(*share.banks),
       code_(ctx.code.data()) {
     uint32_t nsp = std::max(ctx.cfg.sm.sub_partitions, 1u);
     uint32_t local = (ctx.cfg.sm.max_warps + nsp - 1) / nsp;
@@ -154,6 +154,7 @@ uint64_t SubPartition::check_candidates(uint64_t t) {
         TWarp& w = *warp_[i];
         log_.set(w, next_[i]->throttle, w.pc, t);
         w.wake = free_at;  // (w.candidate stays true: it only waits for the pipe or unit)
+        if (free_at == kLateWake) sm_.wake_late(w);  // (a parallel run: known at the cycle's end)
         candidates_ &= ~(1ull << i);
         not_selected_ &= ~(1ull << i);
         throttled_ |= 1ull << i;
@@ -191,7 +192,7 @@ inline uint64_t SubPartition::next_after(uint64_t t, bool issued) const {
     // operands only if this warp issued the scheduler's previous instruction.
     const uint32_t prev = last_warp_ == i ? w.reuse_pc : kNoPc;
     if (banks_on_) {
-        const BankReads& reads = ctx_.banks.reads(prev, w.pc, rf_);
+        const BankReads& reads = banks_.reads(prev, w.pc, rf_);
         if (reads.n) rd = ports_.schedule(reads, *w.sb, std::max(w.last_issue, w.branch_ready), t);
         rf_.bank_conflict_cycles += rd.own;
         rf_.bank_hold_cycles += rd.hold;
@@ -224,7 +225,7 @@ inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
         if (pipes.free_at[q] > t + 1) open_window(q, t);
     }
     view_[i].last_issue = w.last_issue;
-    after_issue(i);
+    if (!sm_.issue_pending(w)) after_issue(i);  // (else finish_issue at the cycle's end)
 }
 
 // The pipe an issue picked at t took is busy until pipes.free_at (> t + 1):
@@ -262,6 +263,11 @@ inline void SubPartition::after_issue(uint32_t i) {
     }
     view_[i].long_wait = false;
     block(i, at);
+}
+
+void SubPartition::finish_issue(TWarp& w, uint64_t t) {
+    after_issue(w.lslot);
+    next_event_ = std::min(next_event_, next_after(t, true));
 }
 
 std::string SubPartition::describe(uint64_t t) const {

@@ -29,6 +29,7 @@
 #pragma once
 
 #include "sim/timing/context.hpp"
+#include "sim/timing/parallel/sm_share.hpp"
 #include "sim/timing/pipes.hpp"
 #include "sim/timing/read_ports.hpp"
 #include "sim/timing/scheduler/policy.hpp"
@@ -67,7 +68,7 @@ private:
     uint64_t not_selected_ = 0;          // bit i: candidate whose state is already not_selected
 
 public:
-    SubPartition(Sm& sm, uint32_t index, Context& ctx);
+    SubPartition(Sm& sm, uint32_t index, Context& ctx, const SmShare& share);
 
     void add(TWarp* w);                  // a warp dispatched here
     void tick(uint64_t t);
@@ -86,6 +87,10 @@ public:
         s.bank_conflict_cycles += rf_.bank_conflict_cycles;
         s.bank_hold_cycles += rf_.bank_hold_cycles;
     }
+    // A parallel run: the rest of the issue at t of w, whose L1TEX request the
+    // SM completed at the end of the cycle (its registers and memory done are
+    // set): what after_issue does, and next_event() as if done in the tick.
+    void finish_issue(TWarp& w, uint64_t t);
     // Has warps whose eligibility depends on the SM's shared units (L1TEX, MIO).
     bool has_candidates() const { return candidates_ != 0; }
 
@@ -116,7 +121,8 @@ private:
     Sm& sm_;
     uint32_t index_;
     Context& ctx_;
-    StateLog& log_;                      // ctx_.log
+    StateLog& log_;                      // the SM's (SmShare::log)
+    BankModel& banks_;                   // the SM's (SmShare::banks)
     const DecodedInst* code_;            // ctx_.code
     // Per local slot i = SM slot / sub_partitions (fixed while the warp is resident):
     static constexpr uint32_t kSlots = 64;  // the most warps one scheduler holds

@@ -66,6 +66,7 @@ struct alignas(64) TWarp {
     uint64_t branch_ready = 0;   // branch_resolving until then
     uint64_t sleep_until = 0;    // nanosleep: sleeping until then
     uint64_t operand_ready = 0;  // scoreboard: operand_why until then
+    uint64_t sass_until = 0;     // an imported instruction's stall count holds the next until then
     uint64_t mem_done = 0;       // completion of its latest memory request
     uint64_t fixed_done = 0;     // latest result of its fixed-latency instructions (stall_counts.hpp)
     uint64_t last_issue = 0;     // cycle of the last issue + 1 (0 = never)

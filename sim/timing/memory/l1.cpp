@@ -27,15 +27,16 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
 
 uint64_t L1Tex::accepts_at(uint64_t t) const {
     uint64_t at = std::max(t + 1, tag_free_);
-    if (outstanding_.size() >= cap_) at = std::max(at, outstanding_.top());
-    return at;
+    if (outstanding_.size() + pending_.valid < cap_) return at;
+    if (pending_.valid) return kLateWake;  // the earliest completion may be the pending request's
+    return std::max(at, outstanding_.top());
 }
 
 uint64_t L1Tex::tag_stage(uint64_t t, uint32_t wavefronts) {
     stats_.l1_wavefronts += wavefronts;
     uint64_t start = std::max(t, tag_free_);
     tag_free_ = start + wavefronts;
-    l2_.begin_request();
+    if (!deferred_) l2_.begin_request();
     return start;
 }
 
@@ -48,6 +49,11 @@ uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_
     ++kind.requests;
     kind.sectors += s.count;
     uint64_t start = tag_stage(t, wavefronts(s));
+    if (deferred_) return defer(Pending::Load, start, s, 0, nullptr, extra_latency, l2_only);
+    return load_sectors(start, s, extra_latency, l2_only);
+}
+
+uint64_t L1Tex::load_sectors(uint64_t start, const SectorList& s, uint32_t extra_latency, bool l2_only) {
     uint64_t done = start + hit_latency_;
     MissPasses passes{miss_lines_per_pass_, miss_pass_cycles_};
     for (uint32_t i = 0; i < s.count; ++i) {
@@ -71,6 +77,11 @@ uint64_t L1Tex::store(uint64_t t, const SectorList& s, uint64_t partial, AccessS
     ++kind.requests;
     kind.sectors += s.count;
     uint64_t start = tag_stage(t, wavefronts(s));
+    if (deferred_) return defer(Pending::Store, start, s, partial, nullptr, 0);
+    return store_sectors(start, s, partial);
+}
+
+uint64_t L1Tex::store_sectors(uint64_t start, const SectorList& s, uint64_t partial) {
     uint64_t done = start + 1;
     for (uint32_t i = 0; i < s.count; ++i)
         done = std::max(done, l2_.write(sm_, start, s.sector[i], partial >> i & 1));
@@ -87,8 +98,13 @@ uint64_t L1Tex::atomic(uint64_t t, const SectorList& s, const AtomicGroups& g, A
     uint32_t passes = atomic_ops_per_cycle_ ? std::max(1u, (ops + atomic_ops_per_cycle_ - 1) / atomic_ops_per_cycle_)
                                             : wavefronts(s);
     uint64_t start = tag_stage(t, passes);
+    if (deferred_) return defer(Pending::Atomic, start, s, 0, &g, 0);
+    return atomic_sectors(start, s, g);
+}
+
+uint64_t L1Tex::atomic_sectors(uint64_t start, const SectorList& s, const AtomicGroups& g) {
     uint64_t done = start + 1;
-    if (l2_.atomic_sector_mode()) return track(atomic_sectors(start, g));
+    if (l2_.atomic_sector_mode()) return track(atomic_by_sector(start, g));
     if (!per_address_) {
         for (uint32_t i = 0; i < s.count; ++i)
             done = std::max(done, l2_.atomic(sm_, start, s.sector[i], s.sector[i] * sector_bytes_, 1));
@@ -104,7 +120,7 @@ uint64_t L1Tex::atomic(uint64_t t, const SectorList& s, const AtomicGroups& g, A
 
 // Sector mode: the groups (sorted by address) of each sector go to the L2 as one operation
 // with their lane count and the lanes on the busiest word.
-uint64_t L1Tex::atomic_sectors(uint64_t start, const AtomicGroups& g) {
+uint64_t L1Tex::atomic_by_sector(uint64_t start, const AtomicGroups& g) {
     uint64_t done = start + 1;
     uint64_t line = ~uint64_t(0);
     for (uint32_t i = 0; i < g.count;) {
@@ -119,6 +135,37 @@ uint64_t L1Tex::atomic_sectors(uint64_t start, const AtomicGroups& g) {
         done = std::max(done, l2_.atomic_sector(sm_, start, sector, lanes, busiest, line_first));
     }
     return done;
+}
+
+uint64_t L1Tex::defer(Pending::Kind kind, uint64_t start, const SectorList& s, uint64_t partial,
+                      const AtomicGroups* g, uint32_t extra, bool l2_only) {
+    Pending& p = pending_;
+    p.kind = kind;
+    p.valid = true;
+    p.extra = extra;
+    p.l2_only = l2_only;
+    p.start = start;
+    p.partial = partial;
+    p.s.count = s.count;
+    std::copy_n(s.sector.begin(), s.count, p.s.sector.begin());
+    if (g) {
+        p.g.count = g->count;
+        std::copy_n(g->addr.begin(), g->count, p.g.addr.begin());
+        std::copy_n(g->lanes.begin(), g->count, p.g.lanes.begin());
+    }
+    return kPendingDone;
+}
+
+uint64_t L1Tex::complete() {
+    Pending& p = pending_;
+    p.valid = false;
+    l2_.begin_request();
+    switch (p.kind) {
+        case Pending::Load: return load_sectors(p.start, p.s, p.extra, p.l2_only);
+        case Pending::Store: return store_sectors(p.start, p.s, p.partial);
+        case Pending::Atomic: return atomic_sectors(p.start, p.s, p.g);
+    }
+    return p.start + 1;
 }
 
 }  // namespace simt::timing

@@ -14,6 +14,13 @@
 // accept a new request (lg_throttle / tex_throttle). The L1's size is the
 // kernel's carve-out (carveout.hpp).
 //
+// Deferred mode (a parallel run, see sim/timing/parallel/): a request takes
+// its tag stage at issue, but its sectors (L1 lookups and fills, the L2) wait
+// until complete() at the end of the cycle, when the Gpu runs every SM's
+// request in SM order, the serial run's order; until then the request counts
+// as outstanding, and accepts_at() answers kLateWake when it would need the
+// request's completion (the outstanding limit is full).
+//
 // Left out: L1 MSHR limits, write coalescing in L1, texture filtering.
 #pragma once
 
@@ -45,6 +52,10 @@ struct MissPasses {
     }
 };
 
+// Placeholders of a deferred request (deferred mode): its completion, and a wake time known at the cycle's end.
+constexpr uint64_t kPendingDone = ~0ull - 2;
+constexpr uint64_t kLateWake = ~0ull - 1;
+
 class L1Tex {
 public:
     L1Tex(const GpuConfig& config, const CacheSpec& l1, uint32_t sm, L2& l2, MemoryStats& stats);
@@ -52,8 +63,12 @@ public:
     // Can a new request enter at cycle t? (forgets requests completed by t)
     bool accepts(uint64_t t) {
         while (!outstanding_.empty() && outstanding_.top() <= t) outstanding_.pop();
-        return tag_free_ <= t && outstanding_.size() < cap_;
+        return tag_free_ <= t && outstanding_.size() + pending_.valid < cap_;
     }
+    void set_deferred(bool on) { deferred_ = on; }
+    bool pending() const { return pending_.valid; }
+    // Runs the deferred request's sectors; returns its completion cycle.
+    uint64_t complete();
     // Earliest cycle > t at which it might accept (call when !accepts(t)).
     uint64_t accepts_at(uint64_t t) const;
 
@@ -69,7 +84,7 @@ public:
     uint64_t tag_free() const { return tag_free_; }
 
 private:
-    uint64_t atomic_sectors(uint64_t start, const AtomicGroups& g);
+    uint64_t atomic_by_sector(uint64_t start, const AtomicGroups& g);
     uint64_t tag_stage(uint64_t t, uint32_t wavefronts);  // returns the start cycle
     // Tag-stage cycles of a request: its sectors at l1_sectors_per_cycle, and at least one cycle
     // per distinct line with l1_line_per_wavefront (a request to 32 lines takes 32 wavefronts).
@@ -81,6 +96,22 @@ private:
         return std::max(w, lines);
     }
     uint64_t track(uint64_t done);
+    uint64_t load_sectors(uint64_t start, const SectorList& s, uint32_t extra_latency, bool l2_only);
+    uint64_t store_sectors(uint64_t start, const SectorList& s, uint64_t partial);
+    uint64_t atomic_sectors(uint64_t start, const SectorList& s, const AtomicGroups& g);
+
+    // A request whose sectors wait for complete() (deferred mode).
+    struct Pending {
+        enum Kind : uint8_t { Load, Store, Atomic } kind = Load;
+        bool valid = false;
+        uint32_t extra = 0;
+        bool l2_only = false;
+        uint64_t start = 0, partial = 0;
+        SectorList s;
+        AtomicGroups g;
+    };
+    uint64_t defer(Pending::Kind kind, uint64_t start, const SectorList& s, uint64_t partial, const AtomicGroups* g,
+                   uint32_t extra, bool l2_only = false);
 
     SectorCache cache_;
     L2& l2_;
@@ -91,6 +122,8 @@ private:
     uint32_t miss_lines_per_pass_, miss_pass_cycles_;  // memory.l1_miss_lines_per_pass, l1_miss_pass_cycles
     uint32_t spl_;             // sectors per L1 line
     uint64_t tag_free_ = 0;
+    bool deferred_ = false;
+    Pending pending_;
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> outstanding_;
 };
 

@@ -6,9 +6,11 @@
 
 namespace simt::timing {
 
-Lsu::Lsu(uint32_t sm, Context& ctx)
+Lsu::Lsu(uint32_t sm, Context& ctx, const SmShare& share)
     : ctx_(ctx),
-      l1_(ctx.cfg, ctx.l1, sm, ctx.l2, ctx.stats.memory),
+      ms_(share.stats->memory),
+      sectors_(*share.sectors),
+      l1_(ctx.cfg, ctx.l1, sm, ctx.l2, share.stats->memory),
       tex_{0, ctx.cfg.memory.tex.quads_per_cycle},
       layout_(ctx.cfg.memory) {}
 
@@ -19,8 +21,8 @@ uint64_t Lsu::access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t)
 }
 
 uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
-    MemoryStats& ms = ctx_.stats.memory;
-    SectorList& s = ctx_.sectors;
+    MemoryStats& ms = ms_;
+    SectorList& s = sectors_;
     const uint32_t sb = ctx_.cfg.memory.sector_bytes;
     if (d.mem == MemKind::Tex) return texture(dyn, t);
     coalesce(dyn.exec, dyn.addr, d.bytes, sb, s);
@@ -41,7 +43,7 @@ uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) 
 // The TEX stage, then the L1TEX path at the texels' block-linear addresses.
 uint64_t Lsu::texture(const func::DynInst& dyn, uint64_t t) {
     const auto& mc = ctx_.cfg.memory;
-    MemoryStats& ms = ctx_.stats.memory;
+    MemoryStats& ms = ms_;
     uint64_t cycles = 0;
     uint64_t start = tex_.reserve(t, dyn.exec, cycles);
     ms.tex_quads += TexStage::active_quads(dyn.exec);
@@ -58,14 +60,14 @@ uint64_t Lsu::texture(const func::DynInst& dyn, uint64_t t) {
         }
         addr = &remapped_;
     }
-    coalesce(dyn.exec, *addr, 4, mc.sector_bytes, ctx_.sectors);
+    coalesce(dyn.exec, *addr, 4, mc.sector_bytes, sectors_);
     uint32_t extra = mc.tex_latency > mc.l1.hit_latency ? mc.tex_latency - mc.l1.hit_latency : 0;
-    return l1_.load(start, ctx_.sectors, ms.tex, extra);
+    return l1_.load(start, sectors_, ms.tex, extra);
 }
 
 uint64_t Lsu::shared(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
     const auto& mc = ctx_.cfg.memory;
-    MemoryStats& ms = ctx_.stats.memory;
+    MemoryStats& ms = ms_;
     if (d.mem == MemKind::SharedLoad) ++ms.shared_load_requests;
     else if (d.mem == MemKind::SharedStore) ++ms.shared_store_requests;
     else ++ms.shared_atomic_requests;
@@ -84,7 +86,7 @@ uint64_t Lsu::shared(const DecodedInst& d, const func::DynInst& dyn, uint64_t t)
 
 uint64_t Lsu::mio(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
     const auto& mc = ctx_.cfg.memory;
-    MemoryStats& ms = ctx_.stats.memory;
+    MemoryStats& ms = ms_;
     switch (d.mem) {
         case MemKind::SharedLoad: case MemKind::SharedStore: case MemKind::SharedAtomic:
             return shared(d, dyn, t);

@@ -22,6 +22,7 @@
 #pragma once
 
 #include "sim/timing/context.hpp"
+#include "sim/timing/parallel/sm_share.hpp"
 #include "sim/timing/memory/l1.hpp"
 #include "sim/timing/memory/texture.hpp"
 
@@ -31,11 +32,14 @@ namespace simt::timing {
 
 class Lsu {
 public:
-    Lsu(uint32_t sm, Context& ctx);
+    Lsu(uint32_t sm, Context& ctx, const SmShare& share);
 
     // Times the memory instruction d (its lanes and addresses in dyn) issued at t:
-    // the cycle its result is ready.
+    // the cycle its result is ready (kPendingDone: an L1TEX request in deferred
+    // mode, whose completion complete() gives at the end of the cycle).
     uint64_t access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
+    void set_deferred(bool on) { l1_.set_deferred(on); }
+    uint64_t complete() { return l1_.complete(); }
 
     // ---- gates checked before issue (inline: called for every candidate)
     bool l1_accepts(uint64_t t) { return l1_.accepts(t); }
@@ -51,6 +55,8 @@ private:
     uint64_t shared(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
 
     Context& ctx_;
+    MemoryStats& ms_;
+    SectorList& sectors_;
     L1Tex l1_;
     MioStage mio_;
     TexStage tex_;
