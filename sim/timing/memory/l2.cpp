@@ -41,10 +41,10 @@ uint32_t L2::home(uint64_t sector) const {
 }
 
 uint64_t L2::far_copy(const L2Slice& near, uint64_t local, uint64_t at) {
-    const size_t offset = size_t(&near - slices_.data()) % per_part_, own = size_t(&near - slices_.data());
+    const size_t offset = index_of(near) % per_part_;
     for (uint32_t q = 0; q < parts_; ++q) {
         L2Slice& far = slices_[q * per_part_ + offset];
-        if (size_t(&far - slices_.data()) == own) continue;
+        if (&far == &near) continue;
         const uint64_t fill = far.copy_at(local);
         if (fill == ~0ull) continue;
         const uint64_t start = far.enter(at, request_, slice_cost_);
@@ -57,10 +57,10 @@ void L2::invalidate_others(L2Slice& keep, uint64_t local, uint64_t at) {
     if (parts_ == 1) return;
     if (keep.copy_at(local) == ~0ull)  // the partition that writes takes the current data along
         if (uint64_t ready = far_copy(keep, local, at)) keep.take_copy(at, local, ready);
-    const size_t offset = size_t(&keep - slices_.data()) % per_part_, own = size_t(&keep - slices_.data());
+    const size_t offset = index_of(keep) % per_part_;
     for (uint32_t q = 0; q < parts_; ++q) {
-        const size_t i = q * per_part_ + offset;
-        if (i != own && slices_[i].drop(at, local)) ++stats_.l2_invalidations;
+        L2Slice& other = slices_[q * per_part_ + offset];
+        if (&other != &keep && other.drop(at, local)) ++stats_.l2_invalidations;
     }
 }
 
@@ -86,7 +86,7 @@ uint64_t L2::write(uint32_t sm, uint64_t t, uint64_t sector, bool partial) {
 }
 
 AtomicUnit& L2::unit_of(const L2Slice& slice) {
-    return atomics_[std::min<size_t>((&slice - slices_.data()) / slices_per_unit_, atomics_.size() - 1)];
+    return atomics_[std::min<size_t>(index_of(slice) / slices_per_unit_, atomics_.size() - 1)];
 }
 
 uint64_t L2::atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops, bool first) {

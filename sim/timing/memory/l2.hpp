@@ -65,6 +65,7 @@ private:
     uint64_t far_copy(const L2Slice& near, uint64_t local, uint64_t at);
     void invalidate_others(L2Slice& keep, uint64_t local, uint64_t at);
     AtomicUnit& unit_of(const L2Slice& slice);
+    size_t index_of(const L2Slice& slice) const { return size_t(&slice - slices_.data()); }
 
     MemoryStats& stats_;
     Crossbar xbar_;
