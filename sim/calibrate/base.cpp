@@ -168,7 +168,7 @@ double stripe_width(Context& c, Trace& t, bool vertical, double uniform) {
 }
 
 void seed(Context& c) {
-    if (!c.cfg.seed) return;
+    if (!c.cfg.seed || !c.gate("seed_stripes")) return;
     Trace t(c.root + "/calib/traces/seed_stripes.isa");
     auto add = [&](const std::string& name, double hw, double sim, const std::string& unit, double tol) {
         c.rows.push_back(Row{"seed rtx4060", "seed_stripes." + name, unit, hw, sim, tol});

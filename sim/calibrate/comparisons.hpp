@@ -162,7 +162,16 @@ struct Context {
         return root + "/calib/traces/" + name + ".isa";
     }
     // Does the CSV hold any row of this kernel? (Groups skip the twins of absent kernels.)
-    bool wants(const std::string& kernel) const { return hw.has_kernel(kernel); }
+    bool wants(const std::string& kernel) { return hw.has_kernel(kernel) && gate(kernel); }
+    // Whether to run the unit of work `name` (a kernel's twins; groups whose rows no CSV kernel
+    // gates name their own): always, unless the context runs one unit only (`only`), or records
+    // the units a group has (`units` non-null: names them in order and runs none).
+    bool gate(const std::string& name) {
+        if (units) return units->push_back(name), false;
+        return only.empty() || name == only;
+    }
+    std::string only;
+    std::vector<std::string>* units = nullptr;
     // Adds the row kernel.param with the measured value, or lists it as missing.
     void add(const std::string& group, const std::string& kernel, const std::string& param, double sim,
              const std::string& unit, double tol_pct = 5);

@@ -1,6 +1,7 @@
 // direct.cpp: the direct-value rules (see direct.hpp).
 #include "sim/calibrate/direct.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -95,6 +96,57 @@ void dram_bandwidth(const Measurements& m, DirectResult& out) {
                                        ":" + std::to_string(clk->line) + " (pin bandwidth)"});
 }
 
+// The L1/shared carve-outs of a compute capability (CUDA C Programming Guide, "Shared Memory" of
+// compute capabilities 7.x, 8.x and 9.0): the unified array's size and the shared capacities a
+// kernel may get, in KB.
+struct Carveout {
+    int cc;
+    uint32_t unified_kb;
+    const char* steps_kb;
+};
+constexpr Carveout kCarveouts[] = {{75, 96, "32 64"},
+                                   {80, 192, "0 8 16 32 64 100 132 164"},
+                                   {86, 128, "0 8 16 32 64 100"},
+                                   {87, 192, "0 8 16 32 64 100 132 164"},
+                                   {89, 128, "0 8 16 32 64 100"},
+                                   {90, 256, "0 8 16 32 64 100 132 164 196 228"}};
+
+// The carve-out of the measured compute capability, and the L1 beside its largest step (the
+// config requires unified = largest step + L1); the L1 keeps the base's number of sets. Only
+// when the measured shared capacity is the table's largest step (else the base's stand).
+void carveout(const Measurements& m, const GpuConfig& base, DirectResult& out) {
+    const Measurements::Value* major = m.find("device", "cc_major");
+    const Measurements::Value* minor = m.find("device", "cc_minor");
+    const Measurements::Value* shared = m.find("device", "sharedMemPerMultiprocessor");
+    if (!major || !minor || !shared) return;
+    const int cc = int(std::lround(major->value * 10 + minor->value));
+    const Carveout* c = nullptr;
+    for (const Carveout& k : kCarveouts)
+        if (k.cc == cc) c = &k;
+    const std::string steps = c ? c->steps_kb : "";
+    const uint32_t top_kb = steps.empty() ? 0 : uint32_t(std::stoul(steps.substr(steps.rfind(' ') + 1)));
+    if (!c || uint64_t(top_kb) * 1024 != uint64_t(std::llround(shared->value))) {
+        out.missing.push_back("memory.carveout (no table entry for compute capability " + std::to_string(cc) +
+                              " with this shared capacity)");
+        return;
+    }
+    const uint64_t l1 = uint64_t(c->unified_kb - top_kb) * 1024;
+    const uint64_t set_bytes = uint64_t(base.memory.l1.assoc) * base.memory.l1.line_bytes;
+    const uint64_t sets = set_bytes ? std::max<uint64_t>(1, base.memory.l1.size_bytes / set_bytes) : 1;
+    const std::string from = "measured: device.cc_major/cc_minor " + std::to_string(cc / 10) + "." +
+                             std::to_string(cc % 10) + ", " + std::filesystem::path(major->file).filename().string() +
+                             ":" + std::to_string(major->line);
+    out.settings.push_back(Setting{"memory.carveout.unified_bytes", integer(double(c->unified_kb) * 1024),
+                                   from + " (the programming guide's unified L1/shared size)"});
+    out.settings.push_back(Setting{"memory.carveout.steps_kb", "\"" + steps + "\"",
+                                   from + " (the programming guide's carve-outs)"});
+    out.settings.push_back(Setting{"memory.l1.size_bytes", integer(double(l1)),
+                                   from + " (the unified array minus the largest carve-out)"});
+    if (l1 % (sets * base.memory.l1.line_bytes) == 0)
+        out.settings.push_back(Setting{"memory.l1.assoc", integer(double(l1 / (sets * base.memory.l1.line_bytes))),
+                                       from + " (the base's " + std::to_string(sets) + " sets)"});
+}
+
 }  // namespace
 
 DirectResult direct_values(const Measurements& m, const GpuConfig& base) {
@@ -116,6 +168,7 @@ DirectResult direct_values(const Measurements& m, const GpuConfig& base) {
                                            std::to_string(v->line) + " (" + r.how + ")"});
     }
     dram_bandwidth(m, out);
+    carveout(m, base, out);
     return out;
 }
 
@@ -123,6 +176,7 @@ std::vector<std::string> direct_rules() {
     std::vector<std::string> out;
     for (const Rule& r : rules()) out.push_back(std::string(r.key) + " <- " + r.kernel + "." + r.param + ": " + r.how);
     out.push_back("memory.dram_bandwidth_gbs <- device.memoryClockRate_attr, device.memoryBusWidth: pin bandwidth");
+    out.push_back("memory.carveout, memory.l1.size_bytes <- device.cc_major, cc_minor: the programming guide's carve-outs");
     return out;
 }
 

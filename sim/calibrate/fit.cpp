@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <memory>
-#include <thread>
 #include <cmath>
+#include <future>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
 
 namespace simt::calib {
 namespace {
@@ -68,20 +70,37 @@ std::string current_value(const std::string& path, const Uniforms& sets, const s
     return n.as<std::string>();
 }
 
-// Simulated rows of one parameter's groups per value (each value simulated once).
+// Simulated rows of one parameter's groups per value (each value simulated once, also when
+// several searches ask for it at the same time: the first simulates, the others wait for it).
 class Evaluator {
 public:
     Evaluator(const std::string& root, const Measurements& m, const std::string& base, const Uniforms& sets,
               const FitParam& p)
         : root_(root), m_(m), base_(base), sets_(sets), p_(p) {}
     const std::vector<Row>& rows(const std::string& value) {
-        auto it = cache_.find(value);
-        if (it != cache_.end()) return it->second;
-        Uniforms s = sets_;
-        s.push_back(p_.key + "=" + value);
-        return cache_[value] = evaluate(root_, m_, base_, s, p_.groups);
+        std::shared_future<std::vector<Row>> f;
+        std::promise<std::vector<Row>> mine;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            auto it = cache_.find(value);
+            if (it == cache_.end()) it = cache_.emplace(value, mine.get_future().share()).first;
+            else f = it->second;
+        }
+        if (f.valid()) return f.get();
+        try {
+            Uniforms s = sets_;
+            s.push_back(p_.key + "=" + value);
+            mine.set_value(evaluate(root_, m_, base_, s, p_.groups));
+        } catch (...) {
+            mine.set_exception(std::current_exception());
+        }
+        std::lock_guard<std::mutex> lock(mutex_);
+        return cache_.at(value).get();
     }
-    size_t evaluations() const { return cache_.size(); }
+    size_t evaluations() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return cache_.size();
+    }
 
 private:
     const std::string& root_;
@@ -89,7 +108,8 @@ private:
     const std::string& base_;
     const Uniforms& sets_;
     const FitParam& p_;
-    std::map<std::string, std::vector<Row>> cache_;
+    std::mutex mutex_;
+    std::map<std::string, std::shared_future<std::vector<Row>>> cache_;
 };
 
 // The best value for the rows `sel` selects (ties: the value tried first, the start first).
@@ -107,17 +127,19 @@ std::string best_value(Evaluator& ev, const FitParam& p, const std::string& star
         for (const auto& c : p.choices) consider(c);
         return best;
     }
+    const double x0 = std::strtod(start.c_str(), nullptr);
+    const double lo = p.relative ? p.lo * x0 : p.lo, hi = p.relative ? p.hi * x0 : p.hi;
     nlopt::opt opt(nlopt::LN_SBPLX, 1);
-    opt.set_lower_bounds(p.lo);
-    opt.set_upper_bounds(p.hi);
+    opt.set_lower_bounds(lo);
+    opt.set_upper_bounds(hi);
     opt.set_maxeval(budget);
-    opt.set_initial_step((p.hi - p.lo) / 8);
-    opt.set_xtol_abs(p.kind == FitParam::Kind::Integer ? 0.5 : 1e-4 * (p.hi - p.lo));
+    opt.set_initial_step((hi - lo) / 8);
+    opt.set_xtol_abs(p.kind == FitParam::Kind::Integer ? 0.5 : 1e-4 * (hi - lo));
     auto f = [&](const std::vector<double>& x) { return consider(value_text(p, x[0])); };
     using F = decltype(f);
     opt.set_min_objective(
         [](unsigned, const double* x, double*, void* d) { return (*static_cast<F*>(d))({x[0]}); }, &f);
-    std::vector<double> x{std::clamp(std::strtod(start.c_str(), nullptr), p.lo, p.hi)};
+    std::vector<double> x{std::clamp(x0, lo, hi)};
     double fx = 0;
     try {
         opt.optimize(x, fx);
@@ -135,18 +157,28 @@ ParamReport fit_param(const std::string& root, const Measurements& m, const std:
     r.before = current_value(base, sets, p.key);
     const Selection all;
     r.rows = ev.rows(r.before).size();
-    if (o.folds >= 2 && r.rows >= size_t(o.folds)) {
+    // The full search and each fold's search run at once (each sees the values it asks for in
+    // its own order: the same result on any number of cores).
+    const int folds = o.folds >= 2 && r.rows >= size_t(o.folds) ? o.folds : 0;
+    std::vector<std::string> best(size_t(folds) + 1);
+    std::vector<std::future<void>> searches;
+    for (int f = 0; f <= folds; ++f)
+        searches.push_back(std::async(std::launch::async, [&, f] {
+            Selection sel = f == folds ? all : Selection{o.folds, f, false};
+            best[size_t(f)] = best_value(ev, p, r.before, sel, o.budget);
+        }));
+    for (auto& s : searches) s.get();
+    r.after = best[size_t(folds)];
+    if (folds) {
         double s = 0;
         size_t n = 0;
-        for (int f = 0; f < o.folds; ++f) {
-            std::string v = best_value(ev, p, r.before, Selection{o.folds, f, false}, o.budget);
+        for (int f = 0; f < folds; ++f) {
             size_t k = 0;
-            s += sq_log_sum(ev.rows(v), Selection{o.folds, f, true}, &k);
+            s += sq_log_sum(ev.rows(best[size_t(f)]), Selection{folds, f, true}, &k);
             n += k;
         }
         r.cv_err = n ? 100 * std::sqrt(s / double(n)) : -1;
     }
-    r.after = best_value(ev, p, r.before, all, o.budget);
     r.err_before = 100 * std::sqrt(loss(ev.rows(r.before), all));
     r.err_after = 100 * std::sqrt(loss(ev.rows(r.after), all));
     // A fit that does not generalise (held out, it is no better than the start) is not taken.
@@ -172,8 +204,10 @@ std::vector<FitParam> default_fit_params() {
         {"regfile.reads_per_bank", K::Choice, 0, 0, {"1", "2"}, {"ipc"}, "operand reads per bank per cycle"},
         {"regfile.read_queue_cycles", K::Integer, 0, 16, {}, {"ipc"},
          "bank reads that may queue before the scheduler is held"},
-        {"scheduler.policy", K::Choice, 0, 0, {"gto", "lrr", "two_level", "gty"}, {"ipc", "order"},
+        {"scheduler.policy", K::Choice, 0, 0, {"gto", "lrr", "two_level", "gty", "gtb"}, {"ipc", "order"},
          "warp issue policy"},
+        {"memory.dram_bandwidth_gbs", K::Real, 0.5, 1.5, {}, {"streams"},
+         "DRAM pin bandwidth (fitted only without the device's memory clock and bus width)", true},
         {"memory.dram_fetch_bytes", K::Choice, 0, 0, {"32", "64"}, {"strides"}, "DRAM read granularity"},
         {"memory.dram.row_miss_bytes", K::Real, 0, 128, {}, {"strides"}, "cost of opening a DRAM row chunk"},
         {"memory.l2_slices.sectors_per_cycle", K::Real, 0.2, 4, {}, {"gathers"}, "sectors per L2 slice per cycle"},
@@ -185,41 +219,77 @@ std::vector<FitParam> default_fit_params() {
     };
 }
 
-// Groups are independent simulations: each runs in its own thread with its own context, and
-// the rows are joined in group order, so the result is the same for any number of cores.
+namespace {
+
+// A unit of evaluate()'s work: one group, restricted to one of its kernels (`only`) or whole.
+struct Unit {
+    const Group* group;
+    std::string only;
+};
+
+// The units of `g`: one per kernel it would run, in its order, when each kernel's rows come
+// together; the whole group otherwise (a kernel named twice apart, or none named).
+void add_units(const Group& g, const Context& proto, std::vector<Unit>& units) {
+    Context probe;
+    probe.root = proto.root;
+    probe.sass = proto.sass;
+    probe.hw = proto.hw;
+    probe.cfg = proto.cfg;
+    probe.verbose = false;
+    std::vector<std::string> names;
+    probe.units = &names;
+    g.run(probe);
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    std::vector<std::string> sorted = names;
+    std::sort(sorted.begin(), sorted.end());
+    if (names.empty() || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+        units.push_back({&g, ""});
+        return;
+    }
+    for (const auto& n : names) units.push_back({&g, n});
+}
+
+}  // namespace
+
+// Groups are independent simulations, and so are the kernels of a group: each unit runs in its
+// own thread with its own context, and the rows are joined in the groups' order, so the result
+// is the same for any number of cores.
 std::vector<Row> evaluate(const std::string& root, const Measurements& m, const std::string& base_path,
                           const Uniforms& sets, const std::vector<std::string>& groups, bool sass) {
     check_group_names(groups);
-    const Configs cfg = Configs::load(base_path, sets);
-    std::vector<std::string> names;
-    for (const Group& g : all_groups())
+    Context proto;
+    proto.root = root;
+    proto.sass = sass;
+    proto.hw = m;
+    proto.cfg = Configs::load(base_path, sets);
+    proto.verbose = false;
+    const std::vector<Group> all = all_groups();
+    std::vector<Unit> units;
+    for (const Group& g : all)
         if (groups.empty() || std::count(groups.begin(), groups.end(), g.name) ||
             std::count(groups.begin(), groups.end(), g.set))
-            names.push_back(g.name);
-    std::vector<Context> ctx(names.size());
-    std::vector<std::exception_ptr> errors(names.size());
+            add_units(g, proto, units);
+    std::vector<Context> ctx(units.size());
+    std::vector<std::exception_ptr> errors(units.size());
     auto work = [&](size_t i) {
         try {
-            ctx[i].root = root;
-            ctx[i].sass = sass;
-            ctx[i].hw = m;
-            ctx[i].cfg = cfg;
-            ctx[i].verbose = false;
-            run_groups(ctx[i], {names[i]});
+            ctx[i] = proto;
+            ctx[i].only = units[i].only;
+            units[i].group->run(ctx[i]);
         } catch (...) {
             errors[i] = std::current_exception();
         }
     };
-    size_t threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(names.size())));
+    size_t threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(units.size())));
     std::atomic<size_t> next{0};
     std::vector<std::thread> pool;
     for (size_t t = 0; t < threads; ++t)
         pool.emplace_back([&] {
-            for (size_t i; (i = next++) < names.size();) work(i);
+            for (size_t i; (i = next++) < units.size();) work(i);
         });
     for (auto& t : pool) t.join();
     std::vector<Row> rows;
-    for (size_t i = 0; i < names.size(); ++i) {
+    for (size_t i = 0; i < units.size(); ++i) {
         if (errors[i]) std::rethrow_exception(errors[i]);
         rows.insert(rows.end(), ctx[i].rows.begin(), ctx[i].rows.end());
     }
@@ -228,14 +298,53 @@ std::vector<Row> evaluate(const std::string& root, const Measurements& m, const 
 
 double rms_log_error_pct(const std::vector<Row>& rows) { return 100 * std::sqrt(loss(rows, Selection{})); }
 
+namespace {
+
+bool is_set(const Uniforms& sets, const std::string& key) {
+    return std::any_of(sets.begin(), sets.end(), [&](const std::string& s) { return s.rfind(key + "=", 0) == 0; });
+}
+
+bool shares_group(const FitParam& a, const FitParam& b) {
+    for (const auto& g : a.groups)
+        if (std::count(b.groups.begin(), b.groups.end(), g)) return true;
+    return false;
+}
+
+}  // namespace
+
 FitResult fit(const std::string& root, const Measurements& m, const std::string& base_path, const Uniforms& sets,
               const std::vector<FitParam>& params, const FitOptions& options) {
+    // Keys the measurements fixed are not fitted; the rest start in the first pass.
+    std::vector<const FitParam*> todo;
+    for (const FitParam& p : params)
+        if (!is_set(sets, p.key)) todo.push_back(&p);
+        else if (options.log) options.log(p.key + ": measured, not fitted");
+    std::map<std::string, ParamReport> reports;
+    std::map<std::string, std::string> fitted;  // key -> value differing from the start
+    for (int round = 0; round < std::max(1, options.rounds) && !todo.empty(); ++round) {
+        std::vector<const FitParam*> changed;
+        for (const FitParam* p : todo) {
+            Uniforms current = sets;
+            for (const auto& [k, v] : fitted) current.push_back(k + "=" + v);
+            ParamReport r = fit_param(root, m, base_path, current, *p, options);
+            if (r.after != r.before) changed.push_back(p), fitted[p->key] = r.after;
+            if (reports.count(p->key)) {  // the report starts where the first pass started
+                r.before = reports[p->key].before;
+                r.err_before = reports[p->key].err_before;
+            }
+            reports[p->key] = r;
+        }
+        todo.clear();
+        for (const FitParam& p : params)
+            if (!is_set(sets, p.key) &&
+                std::any_of(changed.begin(), changed.end(), [&](const FitParam* c) { return c != &p && shares_group(p, *c); }))
+                todo.push_back(&p);
+    }
     FitResult out;
-    Uniforms current = sets;
     for (const FitParam& p : params) {
-        ParamReport r = fit_param(root, m, base_path, current, p, options);
+        if (!reports.count(p.key)) continue;
+        const ParamReport& r = reports[p.key];
         if (r.after != r.before) {
-            current.push_back(p.key + "=" + r.after);
             char buf[160];
             std::snprintf(buf, sizeof buf, "fitted: %s rows, RMS log error %.1f%% -> %.1f%%", p.groups.front().c_str(),
                           r.err_before, r.err_after);

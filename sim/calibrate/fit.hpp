@@ -11,6 +11,9 @@
 // to fold i mod k); the parameter is fitted on k-1 folds and its error measured on the held-out one,
 // so the report shows whether the fit generalises or memorises. A value whose held-out error is no
 // better than the starting value's is not taken (the report names it).
+// Keys that `sets` already fix (a measured value) are not fitted: a measurement beats a fit.
+// The folds' searches and the full one run concurrently (one cache of simulated values; each
+// search sees the same values in the same order, so the result does not depend on the cores).
 // Leaves out: joint fits of several parameters at once, and gradient-based methods (the simulator
 // is a step function of most parameters).
 #pragma once
@@ -31,6 +34,7 @@ struct FitParam {
     std::vector<std::string> choices;      // Choice
     std::vector<std::string> groups;       // comparison groups (comparisons.hpp) it moves
     std::string why;                       // one line for the report
+    bool relative = false;                 // lo, hi are factors of the starting value
 };
 
 // The parameters `simt-sim calibrate` fits by default (documented in README.md).
@@ -39,6 +43,8 @@ std::vector<FitParam> default_fit_params();
 struct FitOptions {
     int folds = 3;        // k of the k-fold cross-validation (< 2: none)
     int budget = 12;      // simulated values per numeric parameter and fit
+    int rounds = 2;       // passes of coordinate descent: a pass after the first re-fits the keys
+                          // that share a group with a key the previous pass changed
     std::function<void(const std::string&)> log;  // progress lines (may be empty)
 };
 

@@ -84,7 +84,7 @@ Configs Configs::load(const std::string& path, const Uniforms& sets, const std::
     one.push_back("memory.dram_bandwidth_gbs=" + std::to_string(m.dram_bandwidth_gbs / sms));
     one.push_back("memory.dram.channels=1");
     one.push_back("memory.l2_slices.count=1");
-    one.push_back("memory.l2_slices.partitions=1");
+    if (m.l2_slices.partitions > 1) one.push_back("memory.l2_slices.partitions=1");  // (a key the config may leave out)
     one.push_back("memory.atomics.slices_per_unit=1");
     const double units = double(m.l2_slices.count) / m.atomics.slices_per_unit;
     if (m.atomics.sector_cycles > 0) {  // one unit's share: its sectors take sms / units times as long

@@ -32,15 +32,21 @@ const char* kCalibrateUsage = R"(simt-sim calibrate: a config for your GPU from 
 usage: simt-sim calibrate BASE.yaml RESULTS.csv [MORE.csv ...] -o OUT.yaml [options]
 
   bash calib/run.sh                      # on a machine with a CUDA GPU: calib/results/local/
-  simt-sim calibrate configs/rtx4060.yaml calib/results/local/calib_h200.csv -o configs/my-gpu.yaml
+  simt-sim calibrate configs/rtx4060.yaml calib/results/local/calib.csv -o configs/my-gpu.yaml
 
 Every value that one measurement fixes (clock, SM count and limits, pipe latencies and rates,
 cache and DRAM latencies, DRAM bandwidth, launch overhead) is set from its CSV row; the values
 no single case isolates (branch latency, register banks and read queue, scheduler policy,
-DRAM fetch size and row opening, L2 slice rate, partial stores, atomic costs) are fitted to the twins of the calibration set (calib/traces/) with NLopt, one
-after another, with k-fold cross-validation so you see whether the fit generalises. The output
-keeps BASE's layout and comments; each changed value's comment says where it came from.
-Run from the repository root (or pass --root): the twins are calib/traces/*.isa.
+DRAM fetch size and row opening, L2 slice rate, partial stores, atomic costs) are fitted to the
+twins of the calibration set (calib/traces/) with NLopt, one after another (a second pass
+re-fits the keys that share cases with a key the first pass moved), with k-fold
+cross-validation so you see whether the fit generalises. A key the CSV measures is not
+fitted. The output keeps BASE's layout and comments; each changed value's comment says where
+it came from. Run from the repository root (or pass --root): the twins are calib/traces/*.isa.
+
+How long: the base set (calib_h200.csv) about a minute on 2 cores; a whole run.sh CSV, whose
+loaded, contention and atomic kernels are full-chip simulations, longer (see README.md).
+Simulations run on all cores; the result does not depend on their number.
 
 options)";
 
@@ -49,7 +55,7 @@ struct CalOptions {
     bool sass = false;
     std::vector<std::string> csvs, groups, only_fit;
     bool dry_run = false, no_fit = false;
-    int folds = 3, budget = 12;
+    int folds = 3, budget = 12, rounds = 2;
 };
 
 bool parse(int argc, char** argv, CalOptions& o) {
@@ -62,6 +68,7 @@ bool parse(int argc, char** argv, CalOptions& o) {
         ("fit", po::value(&o.only_fit)->composing(), "fit only this key (repeatable; default: every fitted key)")
         ("folds", po::value(&o.folds)->default_value(3), "k of the k-fold cross-validation (0: none)")
         ("budget", po::value(&o.budget)->default_value(12), "simulated values per numeric parameter and fit")
+        ("rounds", po::value(&o.rounds)->default_value(2), "passes of the fit (a pass after the first re-fits the keys sharing cases with a key the last pass moved)")
         ("table", po::value(&o.groups)->composing(),
          "comparison set or group for the before/after table (repeatable; default: base)")
         ("sass", po::bool_switch(&o.sass), "in the table, run each kernel's imported SASS (calib/sass/KERNEL.launch.isa) in place of its hand twin where one exists")
@@ -89,6 +96,7 @@ bool parse(int argc, char** argv, CalOptions& o) {
     if (o.out.empty() && !o.dry_run) throw simt::Error("calibrate: expected -o OUT.yaml (or --dry-run)");
     if (o.folds < 0 || o.folds == 1 || o.folds > 20) throw simt::Error("--folds must be 0 or 2..20");
     if (o.budget < 2 || o.budget > 200) throw simt::Error("--budget must be 2..200");
+    if (o.rounds < 1 || o.rounds > 10) throw simt::Error("--rounds must be 1..10");
     if (o.groups.empty()) o.groups = {"base"};
     return true;
 }
@@ -167,6 +175,7 @@ int run_calibrate(const CalOptions& o) {
         FitOptions fo;
         fo.folds = o.folds;
         fo.budget = o.budget;
+        fo.rounds = o.rounds;
         fo.log = [](const std::string& s) { std::fprintf(stderr, "calibrate: %s\n", s.c_str()); };
         FitResult f = fit(o.root, m, o.base, as_sets(d.settings), params, fo);
         print_fit(f);

@@ -71,7 +71,7 @@ const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shar
                              "dram", "atomics", "stores", "carveout", "tex"};
 const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "sm_map"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
-const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "row_miss_bytes", "write_row_miss_bytes",
+const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "open_write_rows", "row_miss_bytes", "write_row_miss_bytes",
                            "write_row_bytes", "rmw_turnaround_bytes", "mixed_write_bytes", "latency_spread_cycles",
                            "bank_service_cycles", "load_window_cycles"};
 const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_ops_per_cycle", "l1_ops_per_cycle",
@@ -255,6 +255,7 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     m.dram.channels = d.u32("channels", 1, 4096);
     m.dram.interleave_bytes = d.u32("interleave_bytes", 1, 1u << 20);
     m.dram.open_chunks = d.u32("open_chunks", 1, 1u << 24);
+    if (d.has("open_write_rows")) m.dram.open_write_rows = d.u32("open_write_rows", 1, 1u << 24);
     m.dram.row_miss_bytes = d.number("row_miss_bytes", 0, false, 1u << 16);
     m.dram.write_row_miss_bytes = d.number("write_row_miss_bytes", 0, false, 1u << 16);
     if (d.has("write_row_bytes")) m.dram.write_row_bytes = d.u32("write_row_bytes", 0, 1u << 24);

@@ -118,6 +118,7 @@ struct GpuConfig {
             uint32_t channels = 1;              // independent channels, each dram_bandwidth_gbs / channels
             uint32_t interleave_bytes = 256;    // consecutive bytes on one channel (one "row chunk")
             uint32_t open_chunks = 1;           // row chunks open GPU-wide (direct-mapped by chunk)
+            uint32_t open_write_rows = 0;       // rows of write-backs batched GPU-wide (0: open_chunks)
             double row_miss_bytes = 0;          // channel time to open a row chunk not open, in bytes of transfer
             double write_row_miss_bytes = 0;    // the same for a write-back (activate + write recovery + precharge)
             uint32_t write_row_bytes = 0;       // address span of one row of write-backs (0: one chunk)

@@ -28,7 +28,7 @@ Dram::Dram(const GpuConfig& c, MemoryStats& stats)
     mixed_write_cycles_ = c.memory.dram.mixed_write_bytes * cycles_per_byte_;
     write_row_ = std::max<uint64_t>(c.memory.dram.write_row_bytes, interleave_);
     open_.assign(std::max(c.memory.dram.open_chunks, 1u), ~0ull);
-    open_write_ = open_;
+    open_write_.assign(c.memory.dram.open_write_rows ? c.memory.dram.open_write_rows : open_.size(), ~0ull);
 }
 
 Dram::Channel& Dram::route(uint64_t addr, uint32_t bytes, bool write, double& cost) {
