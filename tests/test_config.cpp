@@ -119,6 +119,7 @@ TEST_CASE("rtx4060.yaml loads with the published values", "[config]") {
     CHECK(c.pipes.branch.interval == 1);
     CHECK(c.pipes.int_div_instructions == 16);
     CHECK(c.pipes.int_div_latency == 130);
+    CHECK(c.pipes.int_div_dividend_latency == 70);
 
     CHECK(c.memory.sector_bytes == 32);
     CHECK(c.memory.l1.size_bytes == 28672);  // 128 KB - 100 KB shared
@@ -176,6 +177,7 @@ TEST_CASE("h200.yaml loads with the published and measured values", "[config]") 
     CHECK(c.pipes.lsu.interval == 4);    // 8 lanes
     CHECK(c.pipes.int_div_instructions == 16);
     CHECK(c.pipes.int_div_latency == 130);
+    CHECK(c.pipes.int_div_dividend_latency == 70);
 
     CHECK(c.memory.l1.size_bytes == 28672);  // 256 KB - 228 KB shared
     CHECK(c.memory.l1.hit_latency == 33);
@@ -365,6 +367,8 @@ TEST_CASE("config: impossible values name the key, its line and the rule", "[con
         {"    latency: 64", "    latency: 8", "  fp64:", "pipes.fp64.latency", "at least the pipe's interval (64"},
         {"  int_div_latency: 130", "  int_div_latency: 10", "", "pipes.int_div_latency",
          "at least pipes.int_div_instructions (16)"},
+        {"  int_div_dividend_latency: 70", "  int_div_dividend_latency: 131", "", "pipes.int_div_dividend_latency",
+         "at most pipes.int_div_latency (130)"},
         {"  sector_bytes: 32", "  sector_bytes: 24", "", "memory.sector_bytes", "power of two"},
         {"    size_bytes: 28672", "    size_bytes: 28000", "  l1:", "memory.l1.size_bytes",
          "multiple of memory.l1.assoc (56) x memory.l1.line_bytes (128) = 7168"},

@@ -181,6 +181,25 @@ TEST_CASE("timing: integer divisions are bound by their MUFU-class instructions 
     CHECK(r.stats.pipes[int(isa::Pipe::Alu)].issued == 0);
 }
 
+TEST_CASE("timing: a division whose divisor was ready early costs only the dividend's part", "[timing]") {
+    GpuConfig c = small_config();  // alu latency 4, 16 issue slots and latency 100 per division
+    c.pipes.int_div_dividend_latency = 30;
+    c.pipes.int_div_mufu_instructions = 1;
+    Recorder rec;
+    // mov r2 at 0 (ready at 4). udiv 1 issues at 4: max(4 + 30, 4 + 100) = 104 (the reciprocal of a
+    // divisor that just arrived). udiv 2, on udiv 1's result: max(104 + 30, 4 + 100) = 134. udiv 3
+    // divides by an immediate: 134 + 100. The iadd reads it at 234.
+    run(one_warp("mov r2, 7\nudiv r1, r0, r2\nudiv r3, r1, r2\nudiv r4, r3, 5\niadd r5, r4, 1\n"), c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 1) == std::vector<uint64_t>{4});
+    CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{104});
+    CHECK(rec.issue_cycles(0, 3) == std::vector<uint64_t>{134});
+    CHECK(rec.issue_cycles(0, 4) == std::vector<uint64_t>{234});
+    c.pipes.int_div_dividend_latency = 0;  // off: every division costs its whole latency
+    Recorder off;
+    run(one_warp("mov r2, 7\nudiv r1, r0, r2\nudiv r3, r1, r2\n"), c, {true, &off, {}});
+    CHECK(off.issue_cycles(0, 2) == std::vector<uint64_t>{104});
+}
+
 TEST_CASE("timing: pipe classes share datapaths as the table says (FP32 on two, IMAD on one of them)", "[timing]") {
     GpuConfig c = small_config();
     const uint16_t heavy = 1u << 0, lite = 1u << 1;  // (bits of the small machine's own classes, reused as names)

@@ -60,7 +60,7 @@ const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty", "gtb"};   // Sch
 const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache", "read_queue_cycles",
                                "read_ahead"};
 const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd", "uniform",
-                            "int_div_instructions", "int_div_mufu_instructions", "int_div_latency",
+                            "int_div_instructions", "int_div_mufu_instructions", "int_div_latency", "int_div_dividend_latency",
                             "branch_waits_fixed", "sass_stall_counts"};
 const KeyList kPipeKeys = {"lanes", "interval", "latency", "handoff", "datapaths"};
 constexpr size_t kMaxDatapaths = 16;
@@ -194,6 +194,8 @@ GpuConfig::Pipes read_pipes(const Section& s) {
     pipes.int_div_instructions = s.u32("int_div_instructions", 1, 1024);
     pipes.int_div_mufu_instructions = s.u32("int_div_mufu_instructions", 1, 64);
     pipes.int_div_latency = s.u32("int_div_latency", 1, kMaxLatency);
+    if (s.has("int_div_dividend_latency"))
+        pipes.int_div_dividend_latency = s.u32("int_div_dividend_latency", 1, kMaxLatency);
     pipes.branch_waits_fixed = s.boolean("branch_waits_fixed");
     pipes.sass_stall_counts = s.boolean("sass_stall_counts");
     return pipes;
@@ -402,6 +404,9 @@ void check_pipes(const Reader& r, const GpuConfig::Pipes& p) {
             "expected at least " + ref(r, "pipes.int_div_instructions", p.int_div_instructions) +
                 ", since the sequence issues at most one instruction per cycle; got " +
                 num(p.int_div_latency));
+    require(r, p.int_div_dividend_latency <= p.int_div_latency, "pipes.int_div_dividend_latency",
+            "expected at most " + ref(r, "pipes.int_div_latency", p.int_div_latency) +
+                " (the dividend's part of the sequence); got " + num(p.int_div_dividend_latency));
 }
 
 void check_cache(const Reader& r, const CacheSpec& c, const std::string& base, uint32_t sector) {

@@ -79,6 +79,8 @@ struct GpuConfig {
         uint32_t int_div_instructions = 0;  // issue slots of one emulated integer division
         uint32_t int_div_mufu_instructions = 0;  // of which MUFU-class (I2F, RCP, F2I): its SFU occupancy
         uint32_t int_div_latency = 0;       // dependent latency of one emulated division
+        uint32_t int_div_dividend_latency = 0;  // from the dividend alone, when the divisor was ready
+                                                // earlier (its reciprocal computed off the chain; 0: as int_div_latency)
         bool branch_waits_fixed = false;    // a branch waits for the warp's fixed-latency results (stall counts)
         bool sass_stall_counts = false;     // an imported SASS instruction holds the warp for its stall count
     } pipes;

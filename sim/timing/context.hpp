@@ -28,6 +28,8 @@ struct IssueCost {
     uint32_t busy = 1;     // cycles its pipe is occupied
     uint32_t latency = 1;  // its result is ready `latency` cycles after issue (not memory accesses)
     uint32_t handoff = 0;  // extra cycles before it can read a register another pipe produced
+    uint32_t dividend_latency = 0;  // an emulated division: from issue when the divisor was ready
+                                    // `latency - dividend_latency` cycles earlier (0: latency)
 };
 
 inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, const PipeSpecs& pipes,
@@ -46,6 +48,7 @@ inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, 
                 c.slots = std::max(cfg.int_div_instructions, 1u);
                 c.busy = c.busy * std::max(cfg.int_div_mufu_instructions, 1u);
                 c.latency = cfg.int_div_latency;
+                c.dividend_latency = d.divisor == kNoReg ? 0 : cfg.int_div_dividend_latency;
                 break;
             case isa::Lat::L1tex: case isa::Lat::L2: case isa::Lat::Ctrl: break;
         }

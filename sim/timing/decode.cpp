@@ -105,6 +105,8 @@ std::vector<DecodedInst> decode_program(const isa::Program& program) {
         for (int i = 0; i < in.regs.nsrc; ++i) check(in.regs.src[i]);
         for (int i = 0; i < in.regs.ndst; ++i) check(in.regs.dst[i]);
         for (int i = 0; i < in.regs.ndst && i < 4; ++i) d.dst[d.ndst++] = scoreboard_slot(in.regs.dst[i]);
+        if (oi.lat == isa::Lat::Emul && in.ops[2].kind == isa::OperandKind::Reg)
+            d.divisor = scoreboard_slot(uint16_t(in.ops[2].value));
         collect_reads(in, d);
         d.reuse_after.fill(kNoReg);
         for (int i = 0; i < d.nread; ++i) d.reuse_after[d.read_slot[i]] = d.read_reg[i];

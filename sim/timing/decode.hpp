@@ -54,6 +54,7 @@ struct DecodedInst {
     std::array<uint16_t, kReuseSlots> read_reg{};
     std::array<uint8_t, kReuseSlots> read_slot{};
     std::array<uint16_t, kReuseSlots> reuse_after{};  // the reuse cache after it: its reads by slot, kNoReg elsewhere
+    uint16_t divisor = kNoReg;  // an emulated division's divisor register (as scoreboard_slot), kNoReg: immediate
     uint8_t sass_stall = 0;   // imported SASS: its stall count, on the last trace instruction of a SASS
                               // instruction (pipes.sass_stall_counts, stall_counts.hpp); 0 elsewhere
 };

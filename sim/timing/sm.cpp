@@ -195,6 +195,8 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
 
     // Result time and pipe occupancy.
     uint64_t done = t + c.latency + operand_delay;
+    if (c.dividend_latency)  // the divisor's reciprocal started when the divisor was ready
+        done = std::max(t + c.dividend_latency, w.sb->ready(d.divisor) + c.latency) + operand_delay;
     if (d.mem != MemKind::None) {
         done = lsu_.access(d, dyn, t);
         if (done == kPendingDone) pend_ = PendingIssue{&w, &sp, pc, operand_delay};  // (deferred mode)
