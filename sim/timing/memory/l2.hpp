@@ -56,6 +56,7 @@ public:
     // Sector mode (atomics.sector_cycles): one line's lanes of a request (atomic_packet.hpp).
     uint64_t atomic_line(uint32_t sm, uint64_t t, const AtomicLine& line);
     bool atomic_sector_mode() const { return atomics_.front().sector_mode(); }
+    uint32_t home_partition(uint64_t line) const { return home(line * spl_); }  // where its atomics run
     const Dram& dram() const { return dram_; }
 
 private:
