@@ -388,6 +388,28 @@ TEST_CASE("memory units: slices interleave groups of lines, and the map inverts"
     CHECK(used == std::vector<int>(8, 1));
 }
 
+TEST_CASE("memory units: paired groups share a slice place and have opposite homes", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.l2_slices.count = 16;
+    c.memory.l2_slices.partitions = 2;  // 8 slices per partition
+    c.memory.l2_slices.interleave_bytes = 512;
+    c.memory.l2_slices.pair_stride_groups = 2;  // groups g and g xor 2
+    Crossbar x(c);
+    for (uint64_t line = 0; line < 8192; ++line) {
+        INFO("line " << line);
+        CHECK(x.line_of(x.slice_of(line), x.local_of(line)) == line);
+        const uint64_t pair = line ^ 8;  // the same line of group g xor 2
+        CHECK(x.slice_of(pair) == x.slice_of(line));
+        CHECK(x.local_of(pair) != x.local_of(line));
+        CHECK(x.home_of(pair) != x.home_of(line));
+    }
+    // 16 consecutive groups use each of the 8 places twice (groups 0 and 2, 1 and 3, 4 and 6, ...).
+    std::vector<int> used(8, 0);
+    for (uint64_t g = 0; g < 16; ++g) ++used[x.slice_of(g * 4)];
+    CHECK(used == std::vector<int>(8, 2));
+    CHECK(x.slice_of(0) != x.slice_of(4));  // groups 0 and 1 do not pair
+}
+
 TEST_CASE("memory units: an L2 partition keeps its SMs' copies; writes drop the others", "[timing][memory]") {
     GpuConfig c = small_config();
     c.sm.count = 2;

@@ -39,7 +39,7 @@ L2Slice& L2::route(uint32_t sm, uint64_t t, uint64_t sector, double extra, uint6
 }
 
 uint32_t L2::home(uint64_t sector) const {
-    return parts_ > 1 ? uint32_t(mix_bits(xbar_.group_of(sector / spl_) ^ 0x5bd1e995u) % parts_) : 0;
+    return xbar_.home_of(sector / spl_);
 }
 
 uint64_t L2::far_copy(const L2Slice& near, uint64_t local, uint64_t at) {
