@@ -189,7 +189,7 @@ TEST_CASE("h200.yaml loads with the published and measured values", "[config]") 
     CHECK(c.memory.dram_bandwidth_gbs == 4800.0);
     CHECK(c.memory.l2_slices.input_flits_per_cycle == 0.864);  // one flit per L2 cycle (atomprobe, ncu)
     CHECK(c.memory.l2_slices.flit_bytes == 32);
-    CHECK(c.memory.l2_slices.pair_stride_groups == 2);
+    CHECK(c.memory.l2_slices.partner_offset == 8);
     CHECK(c.memory.atomics.header_bytes == 24);
     CHECK(c.memory.atomics.near_lookup);
     CHECK(c.launch.kernel_launch_us == 5.0);
@@ -419,8 +419,8 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
         {"    input_flits_per_cycle: 0.864", "    input_flits_per_cycle: -1", "memory.l2_slices.input_flits_per_cycle",
          "got -1"},
         {"    flit_bytes: 32", "    flit_bytes: 2", "memory.l2_slices.flit_bytes", "got 2"},
-        {"    pair_stride_groups: 2", "    pair_stride_groups: 3", "memory.l2_slices.pair_stride_groups",
-         "power of two with memory.l2_slices.partitions (2) at most 2; got 3"},
+        {"    partner_offset: 8", "    partner_offset: 48", "memory.l2_slices.partner_offset",
+         "fewer than the slices of one partition (48) with partitions > 1, got 48"},
         {"    header_bytes: 24", "    header_bytes: 1.5", "memory.atomics.header_bytes", "fraction 1.5"},
         {"    near_lookup: true", "    near_lookup: maybe", "memory.atomics.near_lookup", "'maybe'"},
     };

@@ -388,28 +388,6 @@ TEST_CASE("memory units: slices interleave groups of lines, and the map inverts"
     CHECK(used == std::vector<int>(8, 1));
 }
 
-TEST_CASE("memory units: paired groups share a slice place and have opposite homes", "[timing][memory]") {
-    GpuConfig c = small_config();
-    c.memory.l2_slices.count = 16;
-    c.memory.l2_slices.partitions = 2;  // 8 slices per partition
-    c.memory.l2_slices.interleave_bytes = 512;
-    c.memory.l2_slices.pair_stride_groups = 2;  // groups g and g xor 2
-    Crossbar x(c);
-    for (uint64_t line = 0; line < 8192; ++line) {
-        INFO("line " << line);
-        CHECK(x.line_of(x.slice_of(line), x.local_of(line)) == line);
-        const uint64_t pair = line ^ 8;  // the same line of group g xor 2
-        CHECK(x.slice_of(pair) == x.slice_of(line));
-        CHECK(x.local_of(pair) != x.local_of(line));
-        CHECK(x.home_of(pair) != x.home_of(line));
-    }
-    // 16 consecutive groups use each of the 8 places twice (groups 0 and 2, 1 and 3, 4 and 6, ...).
-    std::vector<int> used(8, 0);
-    for (uint64_t g = 0; g < 16; ++g) ++used[x.slice_of(g * 4)];
-    CHECK(used == std::vector<int>(8, 2));
-    CHECK(x.slice_of(0) != x.slice_of(4));  // groups 0 and 1 do not pair
-}
-
 TEST_CASE("memory units: an L2 partition keeps its SMs' copies; writes drop the others", "[timing][memory]") {
     GpuConfig c = small_config();
     c.sm.count = 2;
@@ -570,4 +548,39 @@ TEST_CASE("memory units: without near_lookup a far SM's atomics go straight to t
     CHECK(l2.atomic_line(home, 1000, single) == 1004 + 200 + 20);
     l2.begin_request();
     CHECK(l2.atomic_line(far, 1000, single) == 1008 + 200 + 20);
+}
+
+TEST_CASE("memory units: a far atomic enters the slice linked to its home, partner_offset places on", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.sm.count = 2;
+    c.memory.l2_slices.count = 8;
+    c.memory.l2_slices.partitions = 2;  // 4 places per partition
+    c.memory.l2_slices.partner_offset = 2;
+    c.memory.l2_slices.sectors_per_cycle = 0.25;  // 4 cycles a lookup
+    c.memory.atomics.sector_cycles = 1;
+    c.memory.atomics.near_lookup = true;
+    MemoryStats st;
+    L2 l2(c, st);
+    Crossbar x(c);
+    // Line a homed in partition h at place p; line b homed in the other partition at place p + 2.
+    const uint64_t a = 0;
+    const uint32_t h = l2.home_partition(a), p = x.slice_of(a);
+    uint64_t b = 1;
+    while (x.slice_of(b) != (p + 2) % 4 || l2.home_partition(b) != 1 - h) ++b;
+    AtomicLine la = line_of(groups_of([&](uint32_t) { return a * 128; }));
+    AtomicLine lb = line_of(groups_of([&](uint32_t) { return b * 128; }));
+    for (AtomicLine* l : {&la, &lb}) {
+        l->passes = l->flits = 1;  // one lane
+        l->lanes[0] = l->busiest[0] = 1;
+    }
+    auto send = [&](uint32_t sm, uint64_t t, const AtomicLine& line) {
+        l2.begin_request();
+        return l2.atomic_line(sm, t, line);
+    };
+    send(h, 0, la);  // both lines into their home slices
+    send(1 - h, 0, lb);
+    // At 1000 SM 1 - h looks b up at its home (busy until 1004), then sends a: a's near lookup is at
+    // b's home slice (place p + 2 of partition 1 - h), behind b's; a's home slice is free.
+    CHECK(send(1 - h, 1000, lb) == 1000 + 200 + 20);
+    CHECK(send(1 - h, 1000, la) == 1004 + 200 + 20);
 }

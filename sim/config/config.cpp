@@ -70,7 +70,7 @@ const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shar
                              "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
 const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "sm_map",
-                           "input_flits_per_cycle", "flit_bytes", "pair_stride_groups"};
+                           "input_flits_per_cycle", "flit_bytes", "partner_offset"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
 const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "row_miss_bytes", "write_row_miss_bytes",
                            "write_row_bytes", "rmw_turnaround_bytes", "mixed_write_bytes", "latency_spread_cycles",
@@ -255,7 +255,7 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     if (sl.has("input_flits_per_cycle"))
         m.l2_slices.input_flits_per_cycle = sl.number("input_flits_per_cycle", 0, false, 1024);
     if (sl.has("flit_bytes")) m.l2_slices.flit_bytes = sl.u32("flit_bytes", 4, 4096);
-    if (sl.has("pair_stride_groups")) m.l2_slices.pair_stride_groups = sl.u32("pair_stride_groups", 0, 1u << 20);
+    if (sl.has("partner_offset")) m.l2_slices.partner_offset = sl.u32("partner_offset", 0, 4096);
     m.crossbar.sm_sectors_per_cycle = s.section("crossbar", kCrossbarKeys).number("sm_sectors_per_cycle", 0, false, 1024);
     Section d = s.section("dram", kDramKeys);
     m.dram.channels = d.u32("channels", 1, 4096);
@@ -466,10 +466,10 @@ void check_memory_units(const Reader& r, const GpuConfig& c) {
     require(r, m.l2_slices.count % m.l2_slices.partitions == 0, "memory.l2_slices.partitions",
             "expected a divisor of " + ref(r, "memory.l2_slices.count", m.l2_slices.count) + ", got " +
                 num(m.l2_slices.partitions));
-    const uint32_t ps = m.l2_slices.pair_stride_groups;
-    require(r, ps == 0 || (pow2(ps) && m.l2_slices.partitions <= 2), "memory.l2_slices.pair_stride_groups",
-            "expected 0 or a power of two with " + ref(r, "memory.l2_slices.partitions", m.l2_slices.partitions) +
-                " at most 2; got " + num(ps));
+    const uint32_t per_part = m.l2_slices.count / std::max(m.l2_slices.partitions, 1u);
+    require(r, m.l2_slices.partitions == 1 || m.l2_slices.partner_offset < per_part, "memory.l2_slices.partner_offset",
+            "expected fewer than the slices of one partition (" + num(per_part) + ") with partitions > 1, got " +
+                num(m.l2_slices.partner_offset));
     const uint32_t il = m.l2_slices.interleave_bytes;
     require(r, il == 0 || (pow2(il) && il >= m.l2.line_bytes), "memory.l2_slices.interleave_bytes",
             "expected 0 or a power of two of at least " + ref(r, "memory.l2.line_bytes", m.l2.line_bytes) + ", got " +

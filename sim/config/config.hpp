@@ -112,7 +112,7 @@ struct GpuConfig {
             std::vector<uint8_t> sm_map;        // partition of SM 0, 1, ... (beyond it: SM s in s mod partitions)
             double input_flits_per_cycle = 0;   // flits one slice takes in from the crossbar per cycle (0: unlimited)
             uint32_t flit_bytes = 32;           // bytes of one crossbar flit (atomic packets, atomic_packet.hpp)
-            uint32_t pair_stride_groups = 0;    // groups g and g xor this share a slice place, opposite homes (0: off)
+            uint32_t partner_offset = 0;        // a far atomic's near lookup: this many places after its home's
         } l2_slices;
         struct Crossbar {
             double sm_sectors_per_cycle = 0;    // sectors one SM's port carries per cycle (0: unlimited)

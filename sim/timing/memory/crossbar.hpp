@@ -15,15 +15,6 @@
 // With L2 partitions (l2.hpp) the map spreads lines over one partition's
 // slices; every partition uses the same map.
 //
-// Paired groups (l2_slices.pair_stride_groups = P > 0, a power of two): groups
-// g and g xor P hold the same place in every partition (the map above runs over
-// the group index with that bit taken out, the bit goes into the slice's own
-// line index) and have opposite home partitions for atomics (home_of: the bit
-// xor a hash of the bits above it), as if the hardware chose the partition by
-// one hashed address bit and the slice by the others. The H200's 64 hot lines
-// (16 groups) load their busiest slice with 1.5 groups' requests: one group's at
-// its home and another's near lookups (atomprobe, ncu lts__t_requests_op_red.max).
-//
 // Left out: the response direction
 // (each request sector returns one sector, so the request port bounds both).
 #pragma once
@@ -42,53 +33,34 @@ public:
         : slices_(std::max(c.memory.l2_slices.count / std::max(c.memory.l2_slices.partitions, 1u), 1u)),
           cost_(c.memory.crossbar.sm_sectors_per_cycle > 0 ? 1.0 / c.memory.crossbar.sm_sectors_per_cycle : 0.0),
           group_(std::max<uint64_t>(1, c.memory.l2_slices.interleave_bytes / std::max(c.memory.l2.line_bytes, 1u))),
-          pair_(c.memory.l2_slices.pair_stride_groups),
-          parts_(std::max(c.memory.l2_slices.partitions, 1u)),
           ports_(std::max(c.sm.count, 1u)) {}
 
     uint32_t slice_of(uint64_t line) const {
         if (slices_ == 1) return 0;
-        const uint64_t g = unpaired(line / group_);
+        const uint64_t g = line / group_;
         return uint32_t((g % slices_ + mix_bits(g / slices_) % slices_) % slices_);
     }
     uint64_t group_of(uint64_t line) const { return line / group_; }
-    // The partition where atomics on a line run (its home).
-    uint32_t home_of(uint64_t line) const {
-        if (parts_ == 1) return 0;
-        const uint64_t g = line / group_;
-        if (!pair_) return uint32_t(mix_bits(g ^ 0x5bd1e995u) % parts_);
-        return uint32_t(((g & pair_) != 0) ^ (mix_bits(g / pair_ / 2 ^ 0x5bd1e995u) & 1)) % parts_;
-    }
     // The slice's own index of a line (its place among the lines that slice holds).
     uint64_t local_of(uint64_t line) const {
         if (slices_ == 1) return line;
-        const uint64_t g = line / group_, run = unpaired(g) / slices_;
-        return (pair_ ? run * 2 + ((g & pair_) != 0) : run) * group_ + line % group_;
+        return (line / group_ / slices_) * group_ + line % group_;
     }
     // The global line of a slice's own line index (the inverse of the map).
     uint64_t line_of(uint32_t slice, uint64_t local) const {
         if (slices_ == 1) return local;
-        const uint64_t runs = local / group_, run = pair_ ? runs / 2 : runs;
+        const uint64_t run = local / group_;
         const uint64_t h = mix_bits(run) % slices_;
-        const uint64_t g = run * slices_ + (slice + slices_ - h) % slices_;
-        return (pair_ ? paired(g, runs & 1) : g) * group_ + local % group_;
+        return (run * slices_ + (slice + slices_ - h) % slices_) * group_ + local % group_;
     }
     // Queueing delay of one sector of request `req` sent by SM `sm` at t.
     uint64_t send(uint32_t sm, uint64_t t, uint64_t req) { return ports_[sm].take(t, req, cost_); }
     uint32_t slices() const { return slices_; }
 
 private:
-    // A group index without its pair bit, and back (with the bit `bit`).
-    uint64_t unpaired(uint64_t g) const { return pair_ ? (g / pair_ / 2) * pair_ + g % pair_ : g; }
-    uint64_t paired(uint64_t u, uint64_t bit) const {
-        return (u / pair_ * 2 + bit) * pair_ + u % pair_;
-    }
-
     uint32_t slices_;
     double cost_;
     uint64_t group_;  // lines per interleave group
-    uint64_t pair_;   // l2_slices.pair_stride_groups (0: no pairs)
-    uint32_t parts_;
     std::vector<RateServer> ports_;
 };
 

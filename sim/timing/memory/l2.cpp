@@ -19,7 +19,8 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
       slice_cost_(c.memory.l2_slices.sectors_per_cycle > 0 ? 1.0 / c.memory.l2_slices.sectors_per_cycle : 0.0),
       partial_cost_(c.memory.stores.partial_sector_cycles),
       flit_cost_(c.memory.l2_slices.input_flits_per_cycle > 0 ? 1.0 / c.memory.l2_slices.input_flits_per_cycle : 0.0),
-      near_lookup_(c.memory.atomics.near_lookup && parts_ > 1) {
+      near_lookup_(c.memory.atomics.near_lookup && parts_ > 1),
+      partner_(c.memory.l2_slices.partner_offset) {
     const uint32_t n = per_part_ * parts_;
     slices_.reserve(n);
     for (uint32_t i = 0; i < n; ++i) slices_.emplace_back(c, i % per_part_, xbar_, dram_, stats);
@@ -39,7 +40,7 @@ L2Slice& L2::route(uint32_t sm, uint64_t t, uint64_t sector, double extra, uint6
 }
 
 uint32_t L2::home(uint64_t sector) const {
-    return xbar_.home_of(sector / spl_);
+    return parts_ > 1 ? uint32_t(mix_bits(xbar_.group_of(sector / spl_) ^ 0x5bd1e995u) % parts_) : 0;
 }
 
 uint64_t L2::far_copy(const L2Slice& near, uint64_t local, uint64_t at) {
@@ -115,14 +116,16 @@ uint64_t L2::atomic_arrival(uint32_t sm, uint64_t t, const AtomicLine& line, L2S
     return done;
 }
 
-// The line's packets enter the slice of the SM's partition (or straight the home slice), are
-// forwarded to the home slice when that is elsewhere, and the home's unit runs each sector.
+// The line's packets enter the slice of the SM's partition linked to the home slice (the home slice
+// itself for the home partition's SMs), are forwarded to the home slice when that is elsewhere, and
+// the home's unit runs each sector.
 uint64_t L2::atomic_line(uint32_t sm, uint64_t t, const AtomicLine& line) {
     const uint32_t offset = xbar_.slice_of(line.line), part = home(line.sector[0]);
     L2Slice& slice = slices_[part * per_part_ + offset];
     const uint32_t entry = near_lookup_ ? near(sm) : part;
+    const uint32_t place = entry == part ? offset : (offset + partner_) % per_part_;
     const uint64_t at =
-        atomic_arrival(sm, t, line, slices_[entry * per_part_ + offset], entry != part ? &slice : nullptr);
+        atomic_arrival(sm, t, line, slices_[entry * per_part_ + place], entry != part ? &slice : nullptr);
     const uint64_t base = xbar_.local_of(line.line) * spl_;
     uint64_t done = t + 1;
     for (uint32_t i = 0; i < line.count; ++i) {

@@ -21,12 +21,14 @@
 // when dirty), so a copy is never stale.
 //
 // Atomics in sector mode go by line (atomic_packet.hpp): the line's packets enter
-// the slice of the SM's own partition that holds the line's place (its crossbar
-// input, then one tag lookup per packet); with atomics.near_lookup a line homed in
-// the other partition is then forwarded over the partitions' link to its home
-// slice, which looks it up again (the H200: ncu counts 1.5 L2 requests per line of
-// a red.global, half of the lines being far, calib/README.md §10). The home
-// slice's atomic unit then runs the line's sectors.
+// a slice of the SM's own partition (its crossbar input, then one tag lookup per
+// packet); with atomics.near_lookup a line homed in the other partition enters the
+// slice linked to its home slice (l2_slices.partner_offset places after the home's
+// place) and is forwarded over that link to the home slice, which looks it up again
+// (the H200: ncu counts 1.5 L2 requests per line of a red.global, half of the lines
+// being far, and 64 hot lines load their busiest slice with one group's requests at
+// home plus another's near lookups, calib/README.md §10). The home slice's atomic
+// unit then runs the line's sectors.
 //
 // Left out: the response network as a separate resource, the SM-to-partition
 // map of real GPC floorsweeping (SMs alternate here).
@@ -88,6 +90,7 @@ private:
     std::vector<uint8_t> sm_map_;
     double slice_cost_, partial_cost_, flit_cost_;
     bool near_lookup_;
+    uint32_t partner_;  // l2_slices.partner_offset
     uint64_t request_ = 0;
 };
 
