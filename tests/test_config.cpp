@@ -189,6 +189,11 @@ TEST_CASE("h200.yaml loads with the published and measured values", "[config]") 
     CHECK(c.memory.tex_latency == 39);
     CHECK(c.memory.dram_latency == 684);
     CHECK(c.memory.dram_bandwidth_gbs == 4800.0);
+    CHECK(c.memory.l2_slices.input_flits_per_cycle == 0.864);  // one flit per L2 cycle (atomprobe, ncu)
+    CHECK(c.memory.l2_slices.flit_bytes == 32);
+    CHECK(c.memory.l2_slices.partner_offset == 8);
+    CHECK(c.memory.atomics.header_bytes == 24);
+    CHECK(c.memory.atomics.near_lookup);
     CHECK(c.launch.kernel_launch_us == 5.0);
 }
 
@@ -415,6 +420,13 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
         {"    sm_map:", "    sm_map: \"01x1\"", "memory.l2_slices.sm_map", "one digit per SM"},
         {"    sector_cycles: 1.19", "    sector_cycles: -1", "memory.atomics.sector_cycles", "got -1"},
         {"    far_hit_cycles: 85", "    far_hit_cycles: x", "memory.l2_slices.far_hit_cycles", "'x'"},
+        {"    input_flits_per_cycle: 0.864", "    input_flits_per_cycle: -1", "memory.l2_slices.input_flits_per_cycle",
+         "got -1"},
+        {"    flit_bytes: 32", "    flit_bytes: 2", "memory.l2_slices.flit_bytes", "got 2"},
+        {"    partner_offset: 8", "    partner_offset: 48", "memory.l2_slices.partner_offset",
+         "fewer than the slices of one partition (48) with partitions > 1, got 48"},
+        {"    header_bytes: 24", "    header_bytes: 1.5", "memory.atomics.header_bytes", "fraction 1.5"},
+        {"    near_lookup: true", "    near_lookup: maybe", "memory.atomics.near_lookup", "'maybe'"},
     };
     for (const Case& k : cases) {
         INFO(k.replacement);

@@ -435,3 +435,152 @@ TEST_CASE("memory units: a request's missing lines leave L1 16 at a time", "[tim
     run(kGather, c, {true, &one, {}});
     CHECK(fadd_cycle(one, 0) == 508);
 }
+
+namespace {
+
+// The groups of lanes 0..31 at addresses addr(lane).
+template <class F>
+AtomicGroups groups_of(F addr) {
+    LaneAddrs a{};
+    for (uint32_t l = 0; l < 32; ++l) a[l] = addr(l);
+    AtomicGroups g;
+    group_atomics(~0u, a, g);
+    return g;
+}
+
+AtomicLine line_of(const AtomicGroups& g) {
+    AtomicLine line;
+    next_atomic_line(g, 0, 32, 4, 24, 32, line);
+    return line;
+}
+
+}  // namespace
+
+TEST_CASE("memory units: an atomic line leaves L1 as passes of one lane per word, in 32 B flits", "[timing][memory]") {
+    // 32 lanes on the 32 words of line 8: one pass, 4 sectors of 8 lanes, 24 + 128 B = 5 flits.
+    AtomicLine wide = line_of(groups_of([](uint32_t l) { return 1024 + 4 * l; }));
+    CHECK(wide.line == 8);
+    CHECK(wide.count == 4);
+    CHECK(wide.lanes[3] == 8);
+    CHECK(wide.busiest[3] == 1);
+    CHECK(wide.passes == 1);
+    CHECK(wide.flits == 5);
+    // 32 lanes on 4 words of one sector (8 each): 8 passes of 4 lanes, 24 + 16 B = 2 flits each.
+    AtomicLine four = line_of(groups_of([](uint32_t l) { return 4 * (l % 4); }));
+    CHECK(four.count == 1);
+    CHECK(four.passes == 8);
+    CHECK(four.flits == 16);
+    // 32 lanes on one word: 32 passes of one lane, 24 + 4 B = 1 flit each.
+    AtomicLine same = line_of(groups_of([](uint32_t) { return 64; }));
+    CHECK(same.passes == 32);
+    CHECK(same.flits == 32);
+    CHECK(same.busiest[0] == 32);
+    // Per word 3, 1, 1 lanes: passes of 3, 1, 1 lanes: 24 + 12 B = 2 flits, then 1 and 1.
+    const uint8_t per_word[] = {3, 1, 1};
+    CHECK(atomic_flits(per_word, 3, 24, 32) == 4);
+    // Lanes on two lines: the first line's groups end where the second's begin.
+    AtomicGroups two = groups_of([](uint32_t l) { return l < 16 ? 4 * l : 128 + 4 * l; });
+    AtomicLine first;
+    CHECK(next_atomic_line(two, 0, 32, 4, 24, 32, first) == 16);
+    CHECK(first.count == 2);
+    CHECK(first.flits == 3);  // 24 + 64 B
+}
+
+TEST_CASE("memory units: atomics enter a slice in flits and are looked up near, then at home", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.sm.count = 2;
+    c.memory.l2_slices.count = 2;
+    c.memory.l2_slices.partitions = 2;          // SM 0 in partition 0, SM 1 in 1, one slice each
+    c.memory.l2_slices.sectors_per_cycle = 0.25;  // a tag lookup holds a slice 4 cycles
+    c.memory.l2_slices.input_flits_per_cycle = 0.5;  // a flit holds its input 2 cycles
+    c.memory.atomics.sector_cycles = 1;          // the unit: 1 cycle a sector, no request or chain cost
+    c.memory.atomics.header_bytes = 24;
+    c.memory.atomics.near_lookup = true;
+    MemoryStats st;
+    L2 l2(c, st);
+    const AtomicLine wide = line_of(groups_of([](uint32_t l) { return 4 * l; }));  // line 0, 5 flits
+    const AtomicLine one = line_of(groups_of([](uint32_t) { return 0; }));
+    AtomicLine single = one;
+    single.passes = 1;  // one lane on word 0 (1 flit, 1 lookup)
+    single.flits = 1;
+    single.lanes[0] = single.busiest[0] = 1;
+    const uint32_t home = l2.home_partition(0), far = 1 - home;
+    auto send = [&](uint32_t sm, uint64_t t, const AtomicLine& line) {
+        l2.begin_request();
+        return l2.atomic_line(sm, t, line);
+    };
+    send(home, 0, wide);  // brings line 0 into the home slice (DRAM, by 520)
+    // From the far SM, three requests at 1000 of 5 flits each: the far slice's input passes one
+    // every 10 cycles; each then hits (200) and runs 4 sectors on the unit (+3 behind its own
+    // sectors) and returns (+20). The lookups (4 cycles, near and at home) are not the limit.
+    CHECK(send(far, 1000, wide) == 1000 + 200 + 3 + 20);
+    CHECK(send(far, 1000, wide) == 1010 + 200 + 3 + 20);
+    CHECK(send(far, 1000, wide) == 1020 + 200 + 3 + 20);
+    // One-lane packets (1 flit, 2 cycles) from the home SM: the home slice's lookup (4) limits.
+    CHECK(send(home, 2000, single) == 2000 + 200 + 20);
+    CHECK(send(home, 2000, single) == 2004 + 200 + 20);
+    // A far SM's packet is looked up in its own partition and again at home, behind the home
+    // SM's lookups (home slice busy until 2012; the far slice's own lookups are done by 1012).
+    CHECK(send(far, 2000, single) == 2008 + 200 + 20);
+    CHECK(send(far, 2000, single) == 2012 + 200 + 20);
+    CHECK(st.l2_queue_cycles > 0);
+}
+
+TEST_CASE("memory units: without near_lookup a far SM's atomics go straight to the home slice", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.sm.count = 2;
+    c.memory.l2_slices.count = 2;
+    c.memory.l2_slices.partitions = 2;
+    c.memory.l2_slices.sectors_per_cycle = 0.25;
+    c.memory.atomics.sector_cycles = 1;
+    MemoryStats st;
+    L2 l2(c, st);
+    AtomicLine single = line_of(groups_of([](uint32_t) { return 0; }));
+    single.passes = single.flits = 1;
+    single.lanes[0] = single.busiest[0] = 1;
+    const uint32_t home = l2.home_partition(0), far = 1 - home;
+    l2.begin_request();
+    l2.atomic_line(home, 0, single);
+    // The home slice's lookups at 1000: 4 cycles each, whoever sends them; nothing else queues.
+    l2.begin_request();
+    CHECK(l2.atomic_line(far, 1000, single) == 1000 + 200 + 20);
+    l2.begin_request();
+    CHECK(l2.atomic_line(home, 1000, single) == 1004 + 200 + 20);
+    l2.begin_request();
+    CHECK(l2.atomic_line(far, 1000, single) == 1008 + 200 + 20);
+}
+
+TEST_CASE("memory units: a far atomic enters the slice linked to its home, partner_offset places on", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.sm.count = 2;
+    c.memory.l2_slices.count = 8;
+    c.memory.l2_slices.partitions = 2;  // 4 places per partition
+    c.memory.l2_slices.partner_offset = 2;
+    c.memory.l2_slices.sectors_per_cycle = 0.25;  // 4 cycles a lookup
+    c.memory.atomics.sector_cycles = 1;
+    c.memory.atomics.near_lookup = true;
+    MemoryStats st;
+    L2 l2(c, st);
+    Crossbar x(c);
+    // Line a homed in partition h at place p; line b homed in the other partition at place p + 2.
+    const uint64_t a = 0;
+    const uint32_t h = l2.home_partition(a), p = x.slice_of(a);
+    uint64_t b = 1;
+    while (x.slice_of(b) != (p + 2) % 4 || l2.home_partition(b) != 1 - h) ++b;
+    AtomicLine la = line_of(groups_of([&](uint32_t) { return a * 128; }));
+    AtomicLine lb = line_of(groups_of([&](uint32_t) { return b * 128; }));
+    for (AtomicLine* l : {&la, &lb}) {
+        l->passes = l->flits = 1;  // one lane
+        l->lanes[0] = l->busiest[0] = 1;
+    }
+    auto send = [&](uint32_t sm, uint64_t t, const AtomicLine& line) {
+        l2.begin_request();
+        return l2.atomic_line(sm, t, line);
+    };
+    send(h, 0, la);  // both lines into their home slices
+    send(1 - h, 0, lb);
+    // At 1000 SM 1 - h looks b up at its home (busy until 1004), then sends a: a's near lookup is at
+    // b's home slice (place p + 2 of partition 1 - h), behind b's; a's home slice is free.
+    CHECK(send(1 - h, 1000, lb) == 1000 + 200 + 20);
+    CHECK(send(1 - h, 1000, la) == 1004 + 200 + 20);
+}

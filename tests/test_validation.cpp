@@ -294,6 +294,27 @@ TEST_CASE("validation: reductions on one and on 8 hot lines (a 256-bin histogram
     }
 }
 
+TEST_CASE("validation: reductions over many lines run at the slices' crossbar input rate (5%)", "[validation]") {
+    // [CALIB-ATOM-2026] atomgrid, every SM; atomprobe's ncu: 64 hot lines with 8 or 1 lines per request are bound by
+    // the crossbar input of the busiest slice (2 or 5 flits a line; that slice holds one group at home and another's
+    // near lookups), 8 spread lines per request by every slice's crossbar input.
+    const auto rows = read_l2atom();
+    const GpuConfig config = h200();
+    Trace t("atomgrid");
+    struct P {
+        const char* name;
+        uint32_t hot, lpr, shift;
+    };
+    for (const P& p : {P{"hot64_lpr8_distinct", 64, 8, 3}, P{"hot64_lpr1_distinct", 64, 1, 0},
+                       P{"spread_lpr8_distinct", 1u << 20, 8, 3}}) {
+        const Uniforms u = {"words=0", "lpr=" + std::to_string(p.lpr), "lpr_mask=" + std::to_string(p.lpr - 1),
+                            "lpr_shift=" + std::to_string(p.shift), "hot_mask=" + std::to_string(p.hot - 1)};
+        const double rate = 264.0 * 1024 / t.per_step(config, "K", 8, 16, u);
+        INFO(p.name << ": " << rate << " lane ops per clock");
+        CHECK(rate == Approx(hw(rows, std::string("atomgrid_red_all_") + p.name, "atomics_per_clk")).epsilon(kTol));
+    }
+}
+
 TEST_CASE("validation: random reads shared by every SM fit L2 at 16 MB and fall to the H200's rate at 48 MB (5%)",
           "[validation]") {
     // [CALIB-L2-2026] l2cap: each partition holds its own copy of what its SMs read.

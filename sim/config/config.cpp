@@ -69,13 +69,15 @@ const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shar
                              "dram_bandwidth_gbs", "max_outstanding_per_sm",
                              "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
-const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "sm_map"};
+const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "sm_map",
+                           "input_flits_per_cycle", "flit_bytes", "partner_offset"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
 const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "open_write_rows", "row_miss_bytes", "write_row_miss_bytes",
                            "write_row_bytes", "rmw_turnaround_bytes", "mixed_write_bytes", "latency_spread_cycles",
                            "bank_service_cycles", "load_window_cycles"};
 const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_ops_per_cycle", "l1_ops_per_cycle",
-                              "shared_same_address_cycles", "sector_cycles", "request_cycles"};
+                              "shared_same_address_cycles", "sector_cycles", "request_cycles",
+                              "header_bytes", "near_lookup"};
 const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read"};
 const KeyList kCarveoutKeys = {"unified_bytes", "steps_kb"};
 const KeyList kTexKeys = {"line_width", "line_height", "sector_width", "quads_per_cycle"};
@@ -252,6 +254,10 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     if (sl.has("partitions")) m.l2_slices.partitions = sl.u32("partitions", 1, 64);
     if (sl.has("far_hit_cycles")) m.l2_slices.far_hit_cycles = sl.u32("far_hit_cycles", 0, 100000);
     if (sl.has("sm_map")) m.l2_slices.sm_map = read_sm_map(sl, "sm_map", m.l2_slices.partitions);
+    if (sl.has("input_flits_per_cycle"))
+        m.l2_slices.input_flits_per_cycle = sl.number("input_flits_per_cycle", 0, false, 1024);
+    if (sl.has("flit_bytes")) m.l2_slices.flit_bytes = sl.u32("flit_bytes", 4, 4096);
+    if (sl.has("partner_offset")) m.l2_slices.partner_offset = sl.u32("partner_offset", 0, 4096);
     m.crossbar.sm_sectors_per_cycle = s.section("crossbar", kCrossbarKeys).number("sm_sectors_per_cycle", 0, false, 1024);
     Section d = s.section("dram", kDramKeys);
     m.dram.channels = d.u32("channels", 1, 4096);
@@ -275,6 +281,8 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     if (a.has("sector_cycles")) m.atomics.sector_cycles = a.number("sector_cycles", 0, false, 1e6);
     if (a.has("request_cycles")) m.atomics.request_cycles = a.number("request_cycles", 0, false, 1e6);
     m.atomics.shared_same_address_cycles = a.u32("shared_same_address_cycles", 0, 1u << 16);
+    if (a.has("header_bytes")) m.atomics.header_bytes = a.u32("header_bytes", 0, 4096);
+    if (a.has("near_lookup")) m.atomics.near_lookup = a.boolean("near_lookup");
     Section st = s.section("stores", kStoresKeys);
     m.stores.partial_sector_cycles = st.number("partial_sector_cycles", 0, false, 1e6);
     m.stores.partial_sector_dram_read = st.boolean("partial_sector_dram_read");
@@ -464,6 +472,10 @@ void check_memory_units(const Reader& r, const GpuConfig& c) {
     require(r, m.l2_slices.count % m.l2_slices.partitions == 0, "memory.l2_slices.partitions",
             "expected a divisor of " + ref(r, "memory.l2_slices.count", m.l2_slices.count) + ", got " +
                 num(m.l2_slices.partitions));
+    const uint32_t per_part = m.l2_slices.count / std::max(m.l2_slices.partitions, 1u);
+    require(r, m.l2_slices.partitions == 1 || m.l2_slices.partner_offset < per_part, "memory.l2_slices.partner_offset",
+            "expected fewer than the slices of one partition (" + num(per_part) + ") with partitions > 1, got " +
+                num(m.l2_slices.partner_offset));
     const uint32_t il = m.l2_slices.interleave_bytes;
     require(r, il == 0 || (pow2(il) && il >= m.l2.line_bytes), "memory.l2_slices.interleave_bytes",
             "expected 0 or a power of two of at least " + ref(r, "memory.l2.line_bytes", m.l2.line_bytes) + ", got " +

@@ -112,6 +112,9 @@ struct GpuConfig {
             uint32_t partitions = 1;            // L2 partitions, each caching what its SMs read (l2.hpp)
             uint32_t far_hit_cycles = 0;        // extra latency of a read served by another partition's copy
             std::vector<uint8_t> sm_map;        // partition of SM 0, 1, ... (beyond it: SM s in s mod partitions)
+            double input_flits_per_cycle = 0;   // flits one slice takes in from the crossbar per cycle (0: unlimited)
+            uint32_t flit_bytes = 32;           // bytes of one crossbar flit (atomic packets, atomic_packet.hpp)
+            uint32_t partner_offset = 0;        // a far atomic's near lookup: this many places after its home's
         } l2_slices;
         struct Crossbar {
             double sm_sectors_per_cycle = 0;    // sectors one SM's port carries per cycle (0: unlimited)
@@ -139,6 +142,9 @@ struct GpuConfig {
             double request_cycles = 0;          // unit time added once per line of a request (with sector_cycles)
             uint32_t l1_ops_per_cycle = 0;      // lane ops the L1TEX tag stage forwards per cycle (0: by sectors)
             uint32_t shared_same_address_cycles = 0;  // MIO cycles per extra lane on one shared word (0: off)
+            uint32_t header_bytes = 0;          // an atomic packet's header in front of its 4 B per lane
+            bool near_lookup = false;           // an atomic is looked up at its SM's partition first, then
+                                                // forwarded to the line's home slice (partitions > 1)
         } atomics;
         struct Stores {
             double partial_sector_cycles = 0;   // extra L2 slice cycles to merge a partial sector (byte mask)

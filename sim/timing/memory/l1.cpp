@@ -19,7 +19,10 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       line_per_wavefront_(c.memory.l1_line_per_wavefront),
       miss_lines_per_pass_(c.memory.l1_miss_lines_per_pass),
       miss_pass_cycles_(c.memory.l1_miss_pass_cycles),
-      spl_(std::max(1u, l1.line_bytes / std::max(c.memory.sector_bytes, 1u))) {
+      spl_(std::max(1u, l1.line_bytes / std::max(c.memory.sector_bytes, 1u))),
+      l2_spl_(std::max(1u, c.memory.l2.line_bytes / std::max(c.memory.sector_bytes, 1u))),
+      header_bytes_(c.memory.atomics.header_bytes),
+      flit_bytes_(c.memory.l2_slices.flit_bytes) {
     std::vector<uint64_t> storage;
     storage.reserve(cap_ + 1);
     outstanding_ = decltype(outstanding_)(std::greater<uint64_t>(), std::move(storage));
@@ -118,21 +121,13 @@ uint64_t L1Tex::atomic_sectors(uint64_t start, const SectorList& s, const Atomic
     return track(done);
 }
 
-// Sector mode: the groups (sorted by address) of each sector go to the L2 as one operation
-// with their lane count and the lanes on the busiest word.
+// Sector mode: the groups (sorted by address) of each line go to the L2 as that line's packets
+// (atomic_packet.hpp), with each sector's lanes and the lanes on its busiest word.
 uint64_t L1Tex::atomic_by_sector(uint64_t start, const AtomicGroups& g) {
     uint64_t done = start + 1;
-    uint64_t line = ~uint64_t(0);
     for (uint32_t i = 0; i < g.count;) {
-        const uint64_t sector = g.addr[i] / sector_bytes_;
-        uint32_t lanes = 0, busiest = 0;
-        for (; i < g.count && g.addr[i] / sector_bytes_ == sector; ++i) {
-            lanes += g.lanes[i];
-            busiest = std::max<uint32_t>(busiest, g.lanes[i]);
-        }
-        const bool line_first = sector / spl_ != line;
-        line = sector / spl_;
-        done = std::max(done, l2_.atomic_sector(sm_, start, sector, lanes, busiest, line_first));
+        i = next_atomic_line(g, i, sector_bytes_, l2_spl_, header_bytes_, flit_bytes_, line_);
+        done = std::max(done, l2_.atomic_line(sm_, start, line_));
     }
     return done;
 }

@@ -121,6 +121,8 @@ private:
     bool line_per_wavefront_;  // memory.l1_line_per_wavefront
     uint32_t miss_lines_per_pass_, miss_pass_cycles_;  // memory.l1_miss_lines_per_pass, l1_miss_pass_cycles
     uint32_t spl_;             // sectors per L1 line
+    uint32_t l2_spl_, header_bytes_, flit_bytes_;  // an atomic's packets per L2 line (atomic_packet.hpp)
+    AtomicLine line_;          // scratch: the line of an atomic being sent
     uint64_t tag_free_ = 0;
     bool deferred_ = false;
     Pending pending_;

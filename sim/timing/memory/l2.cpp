@@ -17,7 +17,10 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
       hit_latency_(c.memory.l2.hit_latency),
       sm_map_(c.memory.l2_slices.sm_map),
       slice_cost_(c.memory.l2_slices.sectors_per_cycle > 0 ? 1.0 / c.memory.l2_slices.sectors_per_cycle : 0.0),
-      partial_cost_(c.memory.stores.partial_sector_cycles) {
+      partial_cost_(c.memory.stores.partial_sector_cycles),
+      flit_cost_(c.memory.l2_slices.input_flits_per_cycle > 0 ? 1.0 / c.memory.l2_slices.input_flits_per_cycle : 0.0),
+      near_lookup_(c.memory.atomics.near_lookup && parts_ > 1),
+      partner_(c.memory.l2_slices.partner_offset) {
     const uint32_t n = per_part_ * parts_;
     slices_.reserve(n);
     for (uint32_t i = 0; i < n; ++i) slices_.emplace_back(c, i % per_part_, xbar_, dram_, stats);
@@ -97,13 +100,41 @@ uint64_t L2::atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uin
     return unit_of(slice).execute(at, ready, addr, ops, stats_);
 }
 
-uint64_t L2::atomic_sector(uint32_t sm, uint64_t t, uint64_t sector, uint32_t lanes, uint32_t busiest,
-                           bool line_first) {
-    uint64_t local = 0, at = 0;
-    L2Slice& slice = route(sm, t, sector, 0.0, local, at, true, home(sector));
-    invalidate_others(slice, local, at);
-    uint64_t ready = slice.atomic_data(at, local, sector, request_);
-    return unit_of(slice).execute_sector(ready, lanes, busiest, line_first, stats_);
+// The stages a line's packets pass (the SM's port, the entry slice's crossbar input and tag
+// lookup, the home slice's lookup when forwarded) are all charged at the packets' arrival, in
+// issue order, and the packets are through after the longest backlog: a pipeline runs at its
+// busiest stage's rate (charging each stage at its own, later start would leave idle gaps in
+// the next-free-time servers, server.hpp, when arrivals come out of order).
+uint64_t L2::atomic_arrival(uint32_t sm, uint64_t t, const AtomicLine& line, L2Slice& entry, L2Slice* home) {
+    uint64_t port = 0;
+    for (uint32_t i = 0; i < line.count; ++i) port = xbar_.send(sm, t, request_);
+    stats_.xbar_queue_cycles += port;
+    const uint64_t at = t + port;
+    uint64_t done = std::max(entry.arrive(at, request_, line.flits * flit_cost_),
+                             entry.enter(at, request_, line.passes * slice_cost_));
+    if (home) done = std::max(done, home->enter(at, request_, line.passes * slice_cost_));
+    return done;
+}
+
+// The line's packets enter the slice of the SM's partition linked to the home slice (the home slice
+// itself for the home partition's SMs), are forwarded to the home slice when that is elsewhere, and
+// the home's unit runs each sector.
+uint64_t L2::atomic_line(uint32_t sm, uint64_t t, const AtomicLine& line) {
+    const uint32_t offset = xbar_.slice_of(line.line), part = home(line.sector[0]);
+    L2Slice& slice = slices_[part * per_part_ + offset];
+    const uint32_t entry = near_lookup_ ? near(sm) : part;
+    const uint32_t place = entry == part ? offset : (offset + partner_) % per_part_;
+    const uint64_t at =
+        atomic_arrival(sm, t, line, slices_[entry * per_part_ + place], entry != part ? &slice : nullptr);
+    const uint64_t base = xbar_.local_of(line.line) * spl_;
+    uint64_t done = t + 1;
+    for (uint32_t i = 0; i < line.count; ++i) {
+        const uint64_t local = base + line.sector[i] % spl_;
+        invalidate_others(slice, local, at);
+        const uint64_t ready = slice.atomic_data(at, local, line.sector[i], request_);
+        done = std::max(done, unit_of(slice).execute_sector(ready, line.lanes[i], line.busiest[i], i == 0, stats_));
+    }
+    return done;
 }
 
 }  // namespace simt::timing

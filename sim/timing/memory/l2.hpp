@@ -20,11 +20,22 @@
 // address); either drops the copies in the other partitions (written back first
 // when dirty), so a copy is never stale.
 //
+// Atomics in sector mode go by line (atomic_packet.hpp): the line's packets enter
+// a slice of the SM's own partition (its crossbar input, then one tag lookup per
+// packet); with atomics.near_lookup a line homed in the other partition enters the
+// slice linked to its home slice (l2_slices.partner_offset places after the home's
+// place) and is forwarded over that link to the home slice, which looks it up again
+// (the H200: ncu counts 1.5 L2 requests per line of a red.global, half of the lines
+// being far, and 64 hot lines load their busiest slice with one group's requests at
+// home plus another's near lookups, calib/README.md §10). The home slice's atomic
+// unit then runs the line's sectors.
+//
 // Left out: the response network as a separate resource, the SM-to-partition
 // map of real GPC floorsweeping (SMs alternate here).
 #pragma once
 
 #include "sim/config/config.hpp"
+#include "sim/timing/memory/atomic_packet.hpp"
 #include "sim/timing/memory/crossbar.hpp"
 #include "sim/timing/memory/dram.hpp"
 #include "sim/timing/memory/l2_slice.hpp"
@@ -44,10 +55,10 @@ public:
     // `ops` lane operations on the word at `addr` (in `sector`); `first` when it is the
     // request's first group in that sector (the sector crosses the crossbar and the slice once).
     uint64_t atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops, bool first = true);
-    // Sector mode (atomics.sector_cycles): `lanes` lane ops in `sector`, `busiest` on its busiest word;
-    // `line_first` for the request's first sector in that line.
-    uint64_t atomic_sector(uint32_t sm, uint64_t t, uint64_t sector, uint32_t lanes, uint32_t busiest, bool line_first);
+    // Sector mode (atomics.sector_cycles): one line's lanes of a request (atomic_packet.hpp).
+    uint64_t atomic_line(uint32_t sm, uint64_t t, const AtomicLine& line);
     bool atomic_sector_mode() const { return atomics_.front().sector_mode(); }
+    uint32_t home_partition(uint64_t line) const { return home(line * spl_); }  // where its atomics run
     const Dram& dram() const { return dram_; }
 
 private:
@@ -65,6 +76,9 @@ private:
     uint64_t far_copy(const L2Slice& near, uint64_t local, uint64_t at);
     void invalidate_others(L2Slice& keep, uint64_t local, uint64_t at);
     AtomicUnit& unit_of(const L2Slice& slice);
+    // A line's packets through the SM's port into the slice where they enter (and `home`, when
+    // forwarded there): the cycle they are looked up.
+    uint64_t atomic_arrival(uint32_t sm, uint64_t t, const AtomicLine& line, L2Slice& entry, L2Slice* home);
     size_t index_of(const L2Slice& slice) const { return size_t(&slice - slices_.data()); }
 
     MemoryStats& stats_;
@@ -74,7 +88,9 @@ private:
     std::vector<AtomicUnit> atomics_;  // one per atomics.slices_per_unit slices
     uint32_t spl_, slices_per_unit_, parts_, per_part_, far_cycles_, hit_latency_;
     std::vector<uint8_t> sm_map_;
-    double slice_cost_, partial_cost_;
+    double slice_cost_, partial_cost_, flit_cost_;
+    bool near_lookup_;
+    uint32_t partner_;  // l2_slices.partner_offset
     uint64_t request_ = 0;
 };
 

@@ -34,6 +34,12 @@ uint64_t L2Slice::enter(uint64_t t, uint64_t req, double cost) {
     return t + delay;
 }
 
+uint64_t L2Slice::arrive(uint64_t t, uint64_t req, double cost) {
+    uint64_t delay = input_.take(t, req, cost);
+    stats_.l2_queue_cycles += delay;
+    return t + delay;
+}
+
 // DRAM moves whole bursts of memory.dram_fetch_bytes: each aligned piece holding dirty sectors
 // is written as one burst (and first read, when one of its dirty sectors holds only some of its
 // bytes: the ECC read-modify-write, which also turns the channel around once per eviction).

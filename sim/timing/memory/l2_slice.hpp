@@ -4,8 +4,11 @@
 // slice's own sector index (local) and the global one (for DRAM addresses).
 // Atomics run at the atomic unit the slice shares (atomic_unit.hpp).
 // Throughput: the slice takes l2_slices.sectors_per_cycle sectors per cycle
-// (a server, per-request queueing, server.hpp); a byte-masked store sector
-// costs stores.partial_sector_cycles more. Reads: hit at at + l2.hit_latency
+// (a server, per-request queueing, server.hpp): its tag lookups, one per
+// sector of a read or store and one per atomic packet; a byte-masked store
+// sector costs stores.partial_sector_cycles more. In front of it the slice's
+// crossbar input takes l2_slices.input_flits_per_cycle flits of atomic
+// packets per cycle (atomic_packet.hpp; ncu's lts__xbar2lts). Reads: hit at at + l2.hit_latency
 // (or when an in-flight fill lands); a miss, or a sector holding only masked
 // bytes, reads memory.dram_fetch_bytes around it from DRAM (dram.hpp) and
 // fills the piece (the neighbours as prefetched: their first demand counts
@@ -34,6 +37,8 @@ public:
 
     // A sector of request `req` arriving at t, costing `cost` slice cycles: the cycle it is taken.
     uint64_t enter(uint64_t t, uint64_t req, double cost);
+    // Packets of request `req` arriving from the crossbar at t, `cost` input cycles: the cycle they are in.
+    uint64_t arrive(uint64_t t, uint64_t req, double cost);
     uint64_t read(uint64_t at, uint64_t local, uint64_t global, uint64_t req);  // data back at the SM
     uint64_t write(uint64_t at, uint64_t local, bool partial);                   // the ack
     // An atomic's sector: the cycle its data is at the slice (read, or fetched on a miss), after
@@ -52,7 +57,7 @@ private:
     uint64_t write_back(uint64_t t, const Eviction& ev);
 
     SectorCache cache_;
-    RateServer port_;
+    RateServer port_, input_;
     const Crossbar& xbar_;
     Dram& dram_;
     MemoryStats& stats_;
