@@ -328,9 +328,14 @@ FitResult fit(const std::string& root, const Measurements& m, const std::string&
             for (const auto& [k, v] : fitted) current.push_back(k + "=" + v);
             ParamReport r = fit_param(root, m, base_path, current, *p, options);
             if (r.after != r.before) changed.push_back(p), fitted[p->key] = r.after;
-            if (reports.count(p->key)) {  // the report starts where the first pass started
+            // The report starts where the first pass started (a key back at its start shows the
+            // error of its last pass, before and after: another key moved it).
+            if (reports.count(p->key) && reports[p->key].before != r.after) {
                 r.before = reports[p->key].before;
                 r.err_before = reports[p->key].err_before;
+            } else if (reports.count(p->key)) {
+                r.before = reports[p->key].before;
+                r.err_before = r.err_after;
             }
             reports[p->key] = r;
         }
