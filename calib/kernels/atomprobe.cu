@@ -13,23 +13,7 @@
 
 #include <cstring>
 
-__device__ __forceinline__ unsigned mix(unsigned h) {
-  h ^= h >> 16; h *= 0x7feb352du; h ^= h >> 15; h *= 0x846ca68bu; h ^= h >> 16;
-  return h;
-}
-
-// atomgrid.cu's kernel: the lines of instruction k of warp w are (w * lpr + k * lpr * 7 + lane % lpr) mod hot.
-__global__ void atom_pattern(unsigned* base, int K, int lpr, int words, unsigned hot, int use_red) {
-  unsigned tid = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31, w = tid >> 5;
-#pragma unroll 1
-  for (int k = 0; k < K; ++k) {
-    unsigned line = (w * lpr + unsigned(k) * lpr * 7u + lane % lpr) % hot;
-    unsigned word = words == 0 ? lane / lpr : words == 1 ? 0u : mix(lane * 977u + unsigned(k) * 131u + w) & 31u;
-    unsigned* a = base + size_t(line) * 32u + word;
-    if (use_red) asm volatile("red.global.add.u32 [%0], %1;" ::"l"(a), "r"(1u) : "memory");
-    else asm volatile("{ .reg .u32 t; atom.global.add.u32 t, [%0], %1; }" ::"l"(a), "r"(1u) : "memory");
-  }
-}
+#include "atom_pattern.cuh"
 
 // contention.cu's kernel. mode: 0 same, 1 warp (one word per warp), 2 line, 3 spread (a word per thread).
 __global__ void atom_global(unsigned* ctr, int K, int mode, int use_red) {
