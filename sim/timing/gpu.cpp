@@ -41,6 +41,7 @@ public:
         if (threads > 1) par_ = std::make_unique<ParallelRun>(ctx_, threads, n);
         for (uint32_t i = 0; i < n; ++i)
             sms_.push_back(std::make_unique<Sm>(i, ctx_, par_ ? par_->share(i) : SmShare::of(ctx_)));
+        next_.assign(n, kNever);
         total_blocks_ = program.num_blocks();
     }
 
@@ -50,15 +51,13 @@ public:
         uint64_t progress_mark = 0;
         while (ctx_.done_blocks < total_blocks_) {
             if (ctx_.dispatch_pending) dispatch(t);
-            tick(t, !options_.event_skipping);
+            const uint64_t earliest = tick(t, !options_.event_skipping);
             ++visited_;
             if (ctx_.done_blocks >= total_blocks_) break;
-            uint64_t next = ctx_.dispatch_pending ? t + 1 : kNever;
-            for (const auto& sm : sms_) next = std::min(next, sm->next_event());
+            const uint64_t next = std::min(ctx_.dispatch_pending ? t + 1 : kNever, earliest);
             if (next == kNever) deadlock(t);
-            next = options_.event_skipping ? std::max(next, t + 1) : t + 1;
-            if (next > ctx_.cfg.max_cycles) cycle_budget_exhausted();
-            t = next;
+            t = options_.event_skipping ? std::max(next, t + 1) : t + 1;
+            if (t > ctx_.cfg.max_cycles) cycle_budget_exhausted();
             if (options_.progress && (t >> 14) != progress_mark) {
                 progress_mark = t >> 14;
                 options_.progress(t, ctx_.done_blocks, total_blocks_);
@@ -73,13 +72,26 @@ public:
     uint64_t visited() const { return visited_; }
 
 private:
-    // 2: the SMs due at t (every one when `all`), on one thread or several.
-    void tick(uint64_t t, bool all) {
-        if (par_) return par_->cycle(sms_, t, all);
-        for (size_t i = 0; i < sms_.size(); ++i) {
-            if (i + 1 < sms_.size() && sms_[i + 1]->next_event() <= t) sms_[i + 1]->prefetch();
-            if (all || sms_[i]->next_event() <= t) sms_[i]->tick(t, all);
+    // 2: the SMs due at t (every one when `all`), on one thread or several;
+    // returns the earliest next event of any SM. (An SM's next event changes
+    // only in its own tick, its dispatch and, in a parallel run, the settle:
+    // next_ keeps them in one array, so a cycle reads one cache line per 8 SMs.)
+    uint64_t tick(uint64_t t, bool all) {
+        uint64_t earliest = kNever;
+        if (par_) {
+            par_->cycle(sms_, t, all);
+            for (size_t i = 0; i < sms_.size(); ++i) earliest = std::min(earliest, next_[i] = sms_[i]->next_event());
+            return earliest;
         }
+        for (size_t i = 0; i < sms_.size(); ++i) {
+            if (i + 1 < sms_.size() && next_[i + 1] <= t) sms_[i + 1]->prefetch();
+            if (all || next_[i] <= t) {
+                sms_[i]->tick(t, all);
+                next_[i] = sms_[i]->next_event();
+            }
+            earliest = std::min(earliest, next_[i]);
+        }
+        return earliest;
     }
 
     void init_stats() {
@@ -107,6 +119,7 @@ private:
                 size_t i = (rr_ + k) % n;
                 if (!sms_[i]->fits()) continue;
                 sms_[i]->dispatch(next_block_++, t, distributor_.hand_out(t));
+                next_[i] = sms_[i]->next_event();
                 rr_ = (i + 1) % n;
                 placed = true;
             }
@@ -180,6 +193,7 @@ private:
     BlockDistributor distributor_;
     std::unique_ptr<ParallelRun> par_;  // null: one thread
     std::vector<std::unique_ptr<Sm>> sms_;
+    std::vector<uint64_t> next_;        // sms_[i]->next_event(), kept in step
     uint64_t total_blocks_ = 0;
     uint64_t next_block_ = 0;
     size_t rr_ = 0;

@@ -2,73 +2,125 @@
 #include "sim/timing/memory/cache.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace simt::timing {
 
-SectorCache::SectorCache(const CacheSpec& spec, uint32_t sector_bytes) {
+SectorCache::SectorCache(const CacheSpec& spec, uint32_t sector_bytes)
+    : index_(0) {
     uint32_t line = std::max(spec.line_bytes, 1u);
     spl_ = std::clamp(line / std::max(sector_bytes, 1u), 1u, 32u);
+    spl_shift_ = std::has_single_bit(spl_) ? std::countr_zero(spl_) : -1;
     assoc_ = std::max(spec.assoc, 1u);
     uint64_t lines = spec.size_bytes / line;
     sets_ = uint32_t(std::max<uint64_t>(1, lines / assoc_));
     ways_.assign(uint64_t(sets_) * assoc_, Way{});
+    for (uint64_t i = 0; i < ways_.size(); ++i) ways_[i].set = uint32_t(i / assoc_);
+    set_.assign(sets_, Set{});
     fill_.assign(ways_.size() * spl_, 0);
+    index_ = LineIndex(ways_.size());
 }
 
-int64_t SectorCache::find(uint64_t line) const {
-    uint64_t base = (line % sets_) * assoc_;
-    for (uint32_t w = 0; w < assoc_; ++w)
-        if (ways_[base + w].line == line) return int64_t(base + w);
-    return -1;
+uint32_t SectorCache::find(uint64_t line) const {
+    return index_.find(line, [this](uint32_t w) { return ways_[w].line; });
+}
+
+void SectorCache::touch(uint32_t i) {
+    Way& w = ways_[i];
+    Set& st = set_[w.set];
+    Way* const set = &ways_[uint64_t(w.set) * assoc_];
+    const uint16_t l = uint16_t(i - uint64_t(w.set) * assoc_);
+    if (st.mru == l) return;
+    set[w.newer].older = w.older;  // (not the most recent: it has a newer one)
+    if (st.lru == l) st.lru = w.newer;
+    else set[w.older].newer = w.newer;
+    w.older = st.mru;
+    set[st.mru].newer = l;
+    st.mru = l;
+}
+
+// A way for `line` (not present): the set's first unused way, else its least
+// recently used one, whose line is evicted. The way is the set's most recent.
+uint32_t SectorCache::allocate(uint64_t line, Eviction& ev) {
+    const uint32_t set = uint32_t(line % sets_);
+    Set& st = set_[set];
+    Way* const base = &ways_[uint64_t(set) * assoc_];
+    uint32_t i;
+    if (st.used < assoc_) {
+        const uint16_t l = uint16_t(st.used++);
+        if (l > 0) {
+            base[l].older = st.mru;
+            base[st.mru].newer = l;
+        } else {
+            st.lru = l;
+        }
+        st.mru = l;
+        i = uint32_t(uint64_t(set) * assoc_ + l);
+    } else {
+        i = uint32_t(uint64_t(set) * assoc_ + st.lru);
+        Way& victim = ways_[i];
+        ev.line = victim.line;
+        ev.dirty = victim.dirty & victim.valid;
+        ev.partial = victim.partial & ev.dirty;
+        index_.erase(victim.line, [this](uint32_t w) { return ways_[w].line; });
+        touch(i);
+    }
+    Way& way = ways_[i];
+    way.line = line;
+    way.valid = way.dirty = way.partial = way.prefetched = 0;
+    index_.insert(line, i);
+    return i;
 }
 
 bool SectorCache::probe(uint64_t sector, uint64_t& fill_time) {
-    int64_t i = find(sector / spl_);
-    if (i < 0) return false;
-    Way& way = ways_[i];
-    uint32_t s = uint32_t(sector % spl_);
-    if (!(way.valid >> s & 1)) return false;
-    way.lru = ++clock_;
+    const uint32_t i = find(line_of(sector));
+    if (i == LineIndex::kNone) return false;
+    const uint32_t s = sector_in_line(sector);
+    if (!(ways_[i].valid >> s & 1)) return false;
+    touch(i);
     fill_time = fill_[uint64_t(i) * spl_ + s];
     return true;
 }
 
 Probe SectorCache::lookup(uint64_t sector) {
     Probe p;
-    int64_t i = find(sector / spl_);
-    if (i < 0) return p;
+    const uint32_t i = find(line_of(sector));
+    if (i == LineIndex::kNone) return p;
     Way& way = ways_[i];
-    uint32_t bit = 1u << (sector % spl_);
+    const uint32_t s = sector_in_line(sector);
+    const uint32_t bit = 1u << s;
     if (!(way.valid & bit)) return p;
-    way.lru = ++clock_;
+    touch(i);
     p.hit = true;
     p.prefetched = way.prefetched & bit;
     p.partial = way.partial & bit;
     way.prefetched &= ~bit;
-    p.fill_time = fill_[uint64_t(i) * spl_ + sector % spl_];
+    p.fill_time = fill_[uint64_t(i) * spl_ + s];
     return p;
 }
 
 bool SectorCache::present(uint64_t sector) const {
-    int64_t i = find(sector / spl_);
-    return i >= 0 && (ways_[i].valid >> (sector % spl_) & 1);
+    const uint32_t i = find(line_of(sector));
+    return i != LineIndex::kNone && (ways_[i].valid >> sector_in_line(sector) & 1);
 }
 
 uint64_t SectorCache::full_at(uint64_t sector) const {
-    int64_t i = find(sector / spl_);
-    if (i < 0) return ~0ull;
+    const uint32_t i = find(line_of(sector));
+    if (i == LineIndex::kNone) return ~0ull;
     const Way& way = ways_[i];
-    const uint32_t bit = 1u << (sector % spl_);
+    const uint32_t s = sector_in_line(sector);
+    const uint32_t bit = 1u << s;
     if (!(way.valid & bit) || (way.partial & bit)) return ~0ull;
-    return fill_[uint64_t(i) * spl_ + sector % spl_];
+    return fill_[uint64_t(i) * spl_ + s];
 }
 
+// (The way keeps its line, as before: a later fill of it refills this way.)
 Eviction SectorCache::invalidate(uint64_t sector) {
     Eviction ev;
-    int64_t i = find(sector / spl_);
-    if (i < 0) return ev;
+    const uint32_t i = find(line_of(sector));
+    if (i == LineIndex::kNone) return ev;
     Way& way = ways_[i];
-    const uint32_t bit = 1u << (sector % spl_);
+    const uint32_t bit = 1u << sector_in_line(sector);
     if (!(way.valid & bit)) return ev;
     if (way.dirty & bit) {
         ev.line = way.line;
@@ -83,28 +135,15 @@ Eviction SectorCache::invalidate(uint64_t sector) {
 }
 
 Eviction SectorCache::fill(uint64_t sector, uint64_t fill_time, bool dirty, bool partial, bool prefetched) {
-    uint64_t line = sector / spl_;
-    uint32_t s = uint32_t(sector % spl_);
+    const uint64_t line = line_of(sector);
+    const uint32_t s = sector_in_line(sector);
     Eviction ev;
-    int64_t i = find(line);
-    if (i < 0) {
-        uint64_t base = (line % sets_) * assoc_;
-        i = int64_t(base);
-        for (uint32_t w = 0; w < assoc_; ++w) {
-            const Way& c = ways_[base + w];
-            if (c.line == ~0ull) { i = int64_t(base + w); break; }
-            if (c.lru < ways_[i].lru) i = int64_t(base + w);
-        }
-        Way& victim = ways_[i];
-        ev.line = victim.line;
-        ev.dirty = victim.dirty & victim.valid;
-        ev.partial = victim.partial & ev.dirty;
-        victim = Way{line, 0, 0, 0, 0, 0};
-    }
+    uint32_t i = find(line);
+    if (i == LineIndex::kNone) i = allocate(line, ev);
+    else touch(i);
     Way& way = ways_[i];
-    uint32_t bit = 1u << s;
+    const uint32_t bit = 1u << s;
     const bool was_full = (way.valid & bit) && !(way.partial & bit);
-    way.lru = ++clock_;
     way.valid |= bit;
     if (dirty) way.dirty |= bit;
     if (!partial) way.partial &= ~bit;

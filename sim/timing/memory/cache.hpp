@@ -5,8 +5,8 @@
 // its bytes not present), a prefetched bit (filled alongside another sector's
 // DRAM fetch and not asked for yet) and the cycle its data arrives (fill time),
 // so a hit on a sector still in flight waits for it (an MSHR merge). Tag state
-// changes at access time; replacement is LRU by an access counter,
-// deterministic. Set index = line index modulo the number of sets (the L2
+// changes at access time; replacement is LRU (a list per set),
+// deterministic; a hash index finds a line's way (line_index.hpp). Set index = line index modulo the number of sets (the L2
 // hashes lines over slices before, crossbar.hpp).
 //
 // Left out: MSHR limits, sector-miss bandwidth inside the cache, write-back
@@ -14,6 +14,7 @@
 #pragma once
 
 #include "sim/config/config.hpp"
+#include "sim/timing/memory/line_index.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -59,18 +60,35 @@ public:
 private:
     struct Way {
         uint64_t line = ~0ull;
-        uint64_t lru = 0;
         uint32_t valid = 0;  // sector bits
         uint32_t dirty = 0;
         uint32_t partial = 0;
         uint32_t prefetched = 0;
+        uint16_t newer = 0, older = 0;  // the set's LRU order: ways within the set
+        uint32_t set = 0;
     };
-    int64_t find(uint64_t line) const;  // way index or -1
+    // A set's ways from the most to the least recently used, and how many are
+    // used: ways fill in order and never become unused again, so the unused
+    // ones are those from `used` on (what the victim scan by access counter
+    // picked: the first unused way, else the least recently used).
+    struct Set {
+        uint16_t mru = 0, lru = 0;
+        uint32_t used = 0;
+    };
+    uint32_t find(uint64_t line) const;  // way index or LineIndex::kNone
+    void touch(uint32_t i);               // way i becomes its set's most recently used
+    uint32_t allocate(uint64_t line, Eviction& ev);
+    uint64_t line_of(uint64_t sector) const { return spl_shift_ >= 0 ? sector >> spl_shift_ : sector / spl_; }
+    uint32_t sector_in_line(uint64_t sector) const {
+        return uint32_t(spl_shift_ >= 0 ? sector & (spl_ - 1) : sector % spl_);
+    }
 
     uint32_t sets_ = 1, assoc_ = 1, spl_ = 1;
-    uint64_t clock_ = 0;
+    int spl_shift_ = 0;              // log2(spl_), or -1 when not a power of two
     std::vector<Way> ways_;          // sets * assoc
+    std::vector<Set> set_;
     std::vector<uint64_t> fill_;     // sets * assoc * spl: fill time of each sector
+    LineIndex index_;                // line -> way
 };
 
 }  // namespace simt::timing

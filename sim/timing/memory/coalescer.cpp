@@ -6,7 +6,38 @@
 
 namespace simt::timing {
 
+namespace {
+
+// The common case, one sector per lane and sectors of a power of two bytes:
+// what coalesce's loop computes, with shifts instead of divisions. False (and
+// nothing decided) when a lane's access crosses a sector.
+bool coalesce_narrow(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes, SectorList& out) {
+    const int shift = std::countr_zero(sector_bytes);
+    const uint64_t len = bytes ? bytes : 1;
+    uint32_t n = 0;
+    bool sorted = true;
+    uint64_t last = 0;
+    for (uint32_t m = exec; m; m &= m - 1) {
+        const uint64_t a = addr[std::countr_zero(m)];
+        const uint64_t s = a >> shift;
+        if ((a + len - 1) >> shift != s) return false;
+        if (n && s == last) continue;
+        sorted &= !(n && s < last);
+        out.sector[n++] = s;
+        last = s;
+    }
+    if (!sorted) {
+        std::sort(out.sector.begin(), out.sector.begin() + n);
+        n = uint32_t(std::unique(out.sector.begin(), out.sector.begin() + n) - out.sector.begin());
+    }
+    out.count = n;
+    return true;
+}
+
+}  // namespace
+
 void coalesce(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes, SectorList& out) {
+    if (std::has_single_bit(sector_bytes) && coalesce_narrow(exec, addr, bytes, sector_bytes, out)) return;
     uint32_t n = 0;
     bool sorted = true;
     uint64_t last = 0;

@@ -1,0 +1,135 @@
+// test_timing_cache.cpp: the sectored cache's tags (sim/timing/memory/cache.hpp) against a
+// plain model of them: a scan of the set's ways and LRU by an access counter (how the cache
+// itself worked before its hash index and LRU lists). Random fills, probes, lookups,
+// invalidations and presence tests on small and highly associative caches must give the
+// same answers and evictions, step by step.
+#include "sim/timing/memory/cache.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <vector>
+
+using namespace simt;
+using namespace simt::timing;
+
+namespace {
+
+// The reference: ways scanned in order, victim = first unused way, else the least recently used.
+class ScanCache {
+public:
+    ScanCache(uint32_t sets, uint32_t assoc, uint32_t spl)
+        : sets_(sets), assoc_(assoc), spl_(spl), ways_(size_t(sets) * assoc), fill_(ways_.size() * spl) {}
+
+    bool probe(uint64_t sector, uint64_t& fill_time) {
+        const int64_t i = find(sector / spl_);
+        if (i < 0 || !(ways_[i].valid >> (sector % spl_) & 1)) return false;
+        ways_[i].lru = ++clock_;
+        fill_time = fill_[i * spl_ + sector % spl_];
+        return true;
+    }
+    Probe lookup(uint64_t sector) {
+        Probe p;
+        const int64_t i = find(sector / spl_);
+        const uint32_t bit = 1u << (sector % spl_);
+        if (i < 0 || !(ways_[i].valid & bit)) return p;
+        Way& w = ways_[i];
+        w.lru = ++clock_;
+        p = Probe{true, (w.prefetched & bit) != 0, (w.partial & bit) != 0, fill_[i * spl_ + sector % spl_]};
+        w.prefetched &= ~bit;
+        return p;
+    }
+    bool present(uint64_t sector) const {
+        const int64_t i = find(sector / spl_);
+        return i >= 0 && (ways_[i].valid >> (sector % spl_) & 1);
+    }
+    Eviction invalidate(uint64_t sector) {
+        Eviction ev;
+        const int64_t i = find(sector / spl_);
+        const uint32_t bit = 1u << (sector % spl_);
+        if (i < 0 || !(ways_[i].valid & bit)) return ev;
+        Way& w = ways_[i];
+        if (w.dirty & bit) ev = Eviction{w.line, bit, w.partial & bit};
+        w.valid &= ~bit, w.dirty &= ~bit, w.partial &= ~bit, w.prefetched &= ~bit;
+        return ev;
+    }
+    Eviction fill(uint64_t sector, uint64_t t, bool dirty, bool partial, bool prefetched) {
+        const uint64_t line = sector / spl_;
+        const uint32_t bit = 1u << (sector % spl_);
+        Eviction ev;
+        int64_t i = find(line);
+        if (i < 0) {
+            const uint64_t base = (line % sets_) * assoc_;
+            i = int64_t(base);
+            for (uint32_t w = 0; w < assoc_; ++w) {
+                if (ways_[base + w].line == ~0ull) { i = int64_t(base + w); break; }
+                if (ways_[base + w].lru < ways_[i].lru) i = int64_t(base + w);
+            }
+            Way& v = ways_[i];
+            ev = Eviction{v.line, v.dirty & v.valid, v.partial & v.dirty & v.valid};
+            v = Way{line};
+        }
+        Way& w = ways_[i];
+        const bool was_full = (w.valid & bit) && !(w.partial & bit);
+        w.lru = ++clock_;
+        w.valid |= bit;
+        if (dirty) w.dirty |= bit;
+        if (!partial) w.partial &= ~bit;
+        else if (!was_full) w.partial |= bit;
+        w.prefetched = prefetched ? w.prefetched | bit : w.prefetched & ~bit;
+        fill_[i * spl_ + sector % spl_] = t;
+        return ev;
+    }
+
+private:
+    struct Way {
+        uint64_t line = ~0ull, lru = 0;
+        uint32_t valid = 0, dirty = 0, partial = 0, prefetched = 0;
+    };
+    int64_t find(uint64_t line) const {
+        for (uint32_t w = 0; w < assoc_; ++w)
+            if (ways_[(line % sets_) * assoc_ + w].line == line) return int64_t((line % sets_) * assoc_ + w);
+        return -1;
+    }
+    uint64_t sets_, assoc_, spl_, clock_ = 0;
+    std::vector<Way> ways_;
+    std::vector<uint64_t> fill_;
+};
+
+void same_as_scan(uint32_t sets, uint32_t assoc, uint64_t sectors, uint32_t seed) {
+    const uint32_t spl = 4;
+    SectorCache cache(CacheSpec{sets * assoc * 128, assoc, 128, 1}, 32);
+    ScanCache ref(sets, assoc, spl);
+    std::mt19937 rng(seed);
+    for (int step = 0; step < 200000; ++step) {
+        const uint64_t s = rng() % sectors;
+        const uint32_t op = rng() % 8;
+        INFO("step " << step << ", op " << op << ", sector " << s);
+        if (op < 3) {
+            uint64_t a = 0, b = 0;
+            REQUIRE(cache.probe(s, a) == ref.probe(s, b));
+            REQUIRE(a == b);
+        } else if (op == 3) {
+            const Probe a = cache.lookup(s), b = ref.lookup(s);
+            REQUIRE((a.hit == b.hit && a.prefetched == b.prefetched && a.partial == b.partial &&
+                     a.fill_time == b.fill_time));
+        } else if (op == 4) {
+            REQUIRE(cache.present(s) == ref.present(s));
+            const Eviction a = cache.invalidate(s), b = ref.invalidate(s);
+            REQUIRE((a.line == b.line && a.dirty == b.dirty && a.partial == b.partial));
+        } else {
+            const bool dirty = rng() & 1, partial = rng() % 4 == 0, prefetched = rng() % 4 == 0;
+            const Eviction a = cache.fill(s, step, dirty, partial, prefetched), b = ref.fill(s, step, dirty, partial, prefetched);
+            REQUIRE((a.line == b.line && a.dirty == b.dirty && a.partial == b.partial));
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("cache: the hash index and LRU lists pick what a scan by access counter picks", "[timing][memory]") {
+    same_as_scan(4, 56, 2000, 1);     // the L1's shape: 4 sets of 56 ways
+    same_as_scan(64, 16, 20000, 2);   // an L2 slice's
+    same_as_scan(1, 1, 64, 3);        // direct-mapped, one line
+    same_as_scan(8, 3, 400, 4);       // odd associativity
+}
