@@ -293,3 +293,16 @@ TEST_CASE("calibrate: the comparisons load any shipped config as their base", "[
         CHECK(cfg.one_sm_dram.memory.l2_slices.count == 1);
     }
 }
+
+TEST_CASE("calibrate: a twin the base config cannot run is listed, the other rows come", "[calibrate]") {
+    Measurements m;
+    m.read(source("calib/results/calib_h200.csv"));
+    std::vector<std::string> failed;
+    // The RTX 4060 has 100 KB of shared memory per SM; the L2 chases keep a 200 KB ring in it.
+    std::vector<Row> rows = evaluate(SIMT_SOURCE_DIR, m, source("configs/rtx4060.yaml"), {}, {"latency"}, false, &failed);
+    REQUIRE(failed.size() == 3);
+    CHECK_THAT(failed[0], Catch::StartsWith("lat_l2_2MB: ") && Catch::Contains("can never run"));
+    CHECK(std::none_of(rows.begin(), rows.end(), [](const Row& r) { return r.name.rfind("lat_l2_", 0) == 0; }));
+    CHECK(std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.name == "lat_ffma.latency_per_ptx_op"; }));
+    CHECK_THROWS_AS(evaluate(SIMT_SOURCE_DIR, m, source("configs/rtx4060.yaml"), {}, {"latency"}), simt::Error);
+}

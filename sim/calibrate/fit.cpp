@@ -255,7 +255,8 @@ void add_units(const Group& g, const Context& proto, std::vector<Unit>& units) {
 // own thread with its own context, and the rows are joined in the groups' order, so the result
 // is the same for any number of cores.
 std::vector<Row> evaluate(const std::string& root, const Measurements& m, const std::string& base_path,
-                          const Uniforms& sets, const std::vector<std::string>& groups, bool sass) {
+                          const Uniforms& sets, const std::vector<std::string>& groups, bool sass,
+                          std::vector<std::string>* failed) {
     check_group_names(groups);
     Context proto;
     proto.root = root;
@@ -290,6 +291,14 @@ std::vector<Row> evaluate(const std::string& root, const Measurements& m, const 
     for (auto& t : pool) t.join();
     std::vector<Row> rows;
     for (size_t i = 0; i < units.size(); ++i) {
+        if (errors[i] && failed) {
+            try {
+                std::rethrow_exception(errors[i]);
+            } catch (const simt::Error& e) {
+                failed->push_back((units[i].only.empty() ? units[i].group->name : units[i].only) + ": " + e.what());
+                continue;
+            }
+        }
         if (errors[i]) std::rethrow_exception(errors[i]);
         rows.insert(rows.end(), ctx[i].rows.begin(), ctx[i].rows.end());
     }

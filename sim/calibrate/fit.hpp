@@ -68,8 +68,12 @@ FitResult fit(const std::string& root, const Measurements& m, const std::string&
 
 // Rows of the named groups on a config (for before/after tables). `sass`: run the imported SASS of a
 // kernel (calib/sass/KERNEL.launch.isa) in place of its hand twin where one exists.
+// `failed`: when given, a kernel whose twin cannot run on this config (a located error: a block too
+// large for the base GPU's shared memory, ...) adds "kernel: message" there and no rows, instead of
+// stopping the evaluation.
 std::vector<Row> evaluate(const std::string& root, const Measurements& m, const std::string& base_path,
-                          const Uniforms& sets, const std::vector<std::string>& groups, bool sass = false);
+                          const Uniforms& sets, const std::vector<std::string>& groups, bool sass = false,
+                          std::vector<std::string>* failed = nullptr);
 
 // RMS of log(sim / hw) over rows, in %: 100 * sqrt(mean(log(sim/hw)^2)).
 double rms_log_error_pct(const std::vector<Row>& rows);

@@ -14,6 +14,7 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <ctime>
 #include <fstream>
@@ -122,13 +123,27 @@ std::string today() {
     return buf;
 }
 
+// Rows by name: a case the base config cannot run shows "-" in its columns and is left out of
+// both RMS figures, so they compare the same cases.
 void print_table(const std::vector<Row>& before, const std::vector<Row>& after) {
+    std::map<std::string, const Row*> base;
+    for (const Row& r : before) base[r.name] = &r;
     std::printf("\n%-46s %12s %12s %8s %12s %8s\n", "case", "measured", "base", "error", "calibrated", "error");
-    for (size_t i = 0; i < before.size() && i < after.size(); ++i)
-        std::printf("%-46s %12.4g %12.4g %+7.1f%% %12.4g %+7.1f%%\n", before[i].name.c_str(), before[i].hw,
-                    before[i].sim, before[i].error_pct(), after[i].sim, after[i].error_pct());
-    std::printf("RMS log error: base %.1f%%, calibrated %.1f%% over %zu cases\n", rms_log_error_pct(before),
-                rms_log_error_pct(after), before.size());
+    std::vector<Row> both_before, both_after;
+    for (const Row& a : after) {
+        auto it = base.find(a.name);
+        if (it == base.end()) {
+            std::printf("%-46s %12.4g %12s %8s %12.4g %+7.1f%%\n", a.name.c_str(), a.hw, "-", "-", a.sim, a.error_pct());
+            continue;
+        }
+        const Row& b = *it->second;
+        std::printf("%-46s %12.4g %12.4g %+7.1f%% %12.4g %+7.1f%%\n", a.name.c_str(), a.hw, b.sim, b.error_pct(), a.sim,
+                    a.error_pct());
+        both_before.push_back(b);
+        both_after.push_back(a);
+    }
+    std::printf("RMS log error: base %.1f%%, calibrated %.1f%% over the %zu cases both run\n",
+                rms_log_error_pct(both_before), rms_log_error_pct(both_after), both_before.size());
 }
 
 void print_fit(const FitResult& f) {
@@ -181,7 +196,11 @@ int run_calibrate(const CalOptions& o) {
         print_fit(f);
         all.insert(all.end(), f.settings.begin(), f.settings.end());
     }
-    print_table(evaluate(o.root, m, o.base, {}, o.groups, o.sass), evaluate(o.root, m, o.base, as_sets(all), o.groups, o.sass));
+    std::fflush(stdout);
+    std::vector<std::string> failed;
+    std::vector<Row> before = evaluate(o.root, m, o.base, {}, o.groups, o.sass, &failed);
+    for (const auto& f : failed) std::fprintf(stderr, "calibrate: the base config cannot run %s\n", f.c_str());
+    print_table(before, evaluate(o.root, m, o.base, as_sets(all), o.groups, o.sass));
     warn_unused(o.root, m);
     if (o.dry_run) return 0;
 
