@@ -8,6 +8,15 @@ namespace simt::timing {
 
 namespace {
 
+// The first n sectors of out, sorted and without repeats (they already are when `sorted`).
+void finish(SectorList& out, uint32_t n, bool sorted) {
+    if (!sorted) {
+        std::sort(out.sector.begin(), out.sector.begin() + n);
+        n = uint32_t(std::unique(out.sector.begin(), out.sector.begin() + n) - out.sector.begin());
+    }
+    out.count = n;
+}
+
 // The common case, one sector per lane and sectors of a power of two bytes:
 // what coalesce's loop computes, with shifts instead of divisions. False (and
 // nothing decided) when a lane's access crosses a sector.
@@ -26,11 +35,7 @@ bool coalesce_narrow(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint3
         out.sector[n++] = s;
         last = s;
     }
-    if (!sorted) {
-        std::sort(out.sector.begin(), out.sector.begin() + n);
-        n = uint32_t(std::unique(out.sector.begin(), out.sector.begin() + n) - out.sector.begin());
-    }
-    out.count = n;
+    finish(out, n, sorted);
     return true;
 }
 
@@ -52,11 +57,7 @@ void coalesce(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sec
             last = s;
         }
     }
-    if (!sorted) {
-        std::sort(out.sector.begin(), out.sector.begin() + n);
-        n = uint32_t(std::unique(out.sector.begin(), out.sector.begin() + n) - out.sector.begin());
-    }
-    out.count = n;
+    finish(out, n, sorted);
 }
 
 uint64_t partial_sectors(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes,
