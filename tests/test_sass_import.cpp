@@ -406,7 +406,7 @@ TEST_CASE("sass: static shared memory comes from the .elf's .nv.shared section",
     CHECK(info.shared_bytes == 0x1400);
 }
 
-TEST_CASE("sass: IMAD.HI adds the pair c:c+1; carry-outs of IMAD.HI, IMAD.WIDE, three-source IADD3, UIADD3", "[sass]") {
+TEST_CASE("sass: IMAD.HI adds the pair c:c+1, and the carry-outs of IMAD.HI, IMAD.WIDE, three-source IADD3, UIADD3", "[sass]") {
     Both b(launch("wide", "sm_90", ".grid 1\n.block 32\n.buffer out u32 512 zero\n.param out\n", "../data/sass_forms.sass"));
     const std::vector<uint32_t> o = words(b.p, b.simt_mem, "out");
     for (uint32_t t = 0; t < 32; ++t) {

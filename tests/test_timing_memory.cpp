@@ -22,7 +22,7 @@ std::string kernel(const std::string& decls, const std::string& body, int thread
 
 }  // namespace
 
-TEST_CASE("timing: a load missing L1 and L2 costs the DRAM latency; L1 and L2 hits theirs", "[timing]") {
+TEST_CASE("timing: a load missing L1 and L2 costs the DRAM latency, L1 and L2 hits theirs", "[timing]") {
     GpuConfig c = small_config();
     Recorder rec;
     auto r = run(kernel(".buffer a f32 1024 zero\n",

@@ -388,7 +388,7 @@ TEST_CASE("memory units: slices interleave groups of lines, and the map inverts"
     CHECK(used == std::vector<int>(8, 1));
 }
 
-TEST_CASE("memory units: an L2 partition keeps its SMs' copies; writes drop the others", "[timing][memory]") {
+TEST_CASE("memory units: an L2 partition keeps its SMs' copies and writes drop the others", "[timing][memory]") {
     GpuConfig c = small_config();
     c.sm.count = 2;
     c.memory.l2_slices.count = 2;

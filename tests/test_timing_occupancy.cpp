@@ -57,7 +57,7 @@ TEST_CASE("timing: 64 vs 128 registers per thread halves the resident warps", "[
     CHECK(a.stats.per_sm[0].blocks == 64);
 }
 
-TEST_CASE("timing: occupancy limiters: warps, blocks, shared memory; rounding of allocations", "[timing]") {
+TEST_CASE("timing: occupancy limiters: warps, blocks, shared memory, and rounding of allocations", "[timing]") {
     GpuConfig c = small_config();
     // 1024 threads, 16 registers: warps limit (2 blocks of 32 warps).
     auto w = compute_occupancy(c, isa::assemble_text(launch(16, 1024), "t.isa"));

@@ -329,7 +329,7 @@ TEST_CASE("validation: random reads shared by every SM fit L2 at 16 MB and fall 
     }
 }
 
-TEST_CASE("validation: the H200 hands out a block every 0.6 ns; blocks of 1024 threads wait for a slot (5%)", "[validation]") {
+TEST_CASE("validation: the H200 hands out a block every 0.6 ns, blocks of 1024 threads wait for a slot (5%)", "[validation]") {
     // Slope of the kernel time between 8448 and 16896 blocks: [CALIB-DISPATCH-2026] blk_empty.
     const std::map<std::string, double> rows = read_rows("calib/results/dispatch/calib_h200_dispatch.csv");
     const GpuConfig config = h200();
