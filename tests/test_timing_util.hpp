@@ -59,12 +59,13 @@ inline GpuConfig small_config() {
 struct Recorder : Observer {
     std::vector<IssueEvent> issues;
     std::vector<StateInterval> intervals;
-    std::map<uint64_t, uint64_t> dispatched, retired;  // warp -> cycle
+    std::map<uint64_t, uint64_t> dispatched, launched, retired;  // warp -> cycle
     std::vector<std::pair<uint64_t, uint64_t>> blocks_dispatched, blocks_retired;  // (cycle, block)
     bool finished = false;
     void on_block_dispatched(uint64_t c, uint64_t b, uint32_t) override { blocks_dispatched.push_back({c, b}); }
     void on_block_retired(uint64_t c, uint64_t b, uint32_t) override { blocks_retired.push_back({c, b}); }
     void on_warp_dispatched(uint64_t c, const WarpId& id) override { dispatched[id.warp] = c; }
+    void on_warp_launched(uint64_t c, const WarpId& id) override { launched[id.warp] = c; }
     void on_warp_retired(uint64_t c, const WarpId& id) override { retired[id.warp] = c; }
     void on_interval(const StateInterval& iv) override { intervals.push_back(iv); }
     void on_issue(const IssueEvent& e) override { issues.push_back(e); }

@@ -96,6 +96,7 @@ public:
     void on_block_dispatched(uint64_t c, uint64_t b, uint32_t sm) override { for (auto* o : list_) o->on_block_dispatched(c, b, sm); }
     void on_block_retired(uint64_t c, uint64_t b, uint32_t sm) override { for (auto* o : list_) o->on_block_retired(c, b, sm); }
     void on_warp_dispatched(uint64_t c, const timing::WarpId& w) override { for (auto* o : list_) o->on_warp_dispatched(c, w); }
+    void on_warp_launched(uint64_t c, const timing::WarpId& w) override { for (auto* o : list_) o->on_warp_launched(c, w); }
     void on_warp_retired(uint64_t c, const timing::WarpId& w) override { for (auto* o : list_) o->on_warp_retired(c, w); }
     void on_interval(const timing::StateInterval& iv) override { for (auto* o : list_) o->on_interval(iv); }
     void on_issue(const timing::IssueEvent& e) override { for (auto* o : list_) o->on_issue(e); }

@@ -56,7 +56,8 @@ public:
     virtual ~Observer() = default;
     virtual void on_block_dispatched(uint64_t /*cycle*/, uint64_t /*block*/, uint32_t /*sm*/) {}
     virtual void on_block_retired(uint64_t /*cycle*/, uint64_t /*block*/, uint32_t /*sm*/) {}
-    virtual void on_warp_dispatched(uint64_t /*cycle*/, const WarpId&) {}
+    virtual void on_warp_dispatched(uint64_t /*cycle*/, const WarpId&) {}  // its slot is taken
+    virtual void on_warp_launched(uint64_t /*cycle*/, const WarpId&) {}    // its states start
     virtual void on_warp_retired(uint64_t /*cycle*/, const WarpId&) {}  // its slot is free from `cycle`
     virtual void on_interval(const StateInterval&) {}
     virtual void on_issue(const IssueEvent&) {}

@@ -73,7 +73,11 @@ void Sm::dispatch(uint64_t block_index, uint64_t t, uint64_t start) {
         else { w.draining = true; w.hold_pc = 0; }
         share_.log->open(w, StallReason::NoInstruction, w.pc, w.launch_ready);  // not counted before its launch
         b.slots.push_back(next_slot);
-        if (ctx_.observer) ctx_.observer->on_warp_dispatched(t, w.id);
+        ctx_.stats.per_sm[index_].launch_wait_warp_cycles += w.launch_ready - t;
+        if (ctx_.observer) {
+            ctx_.observer->on_warp_dispatched(t, w.id);
+            ctx_.observer->on_warp_launched(w.launch_ready, w.id);
+        }
         sps_[w.id.sub_partition]->add(&w);
         sp_next_[w.id.sub_partition] = sps_[w.id.sub_partition]->next_event();
     }

@@ -150,6 +150,8 @@ struct PcStats {
 struct SmStats {
     uint64_t active_cycles = 0;        // cycles with at least one resident warp (sm__cycles_active)
     uint64_t resident_warp_cycles = 0; // sum over cycles of resident warps (sm__warps_active.sum)
+    uint64_t launch_wait_warp_cycles = 0;  // of those, warp-cycles before a warp's launch_ready:
+                                       // its slot is held, its states are not yet counted
     uint64_t warp_instructions = 0;    // issued on this SM
     uint64_t blocks = 0;               // blocks that ran on this SM
     bool operator==(const SmStats&) const = default;  // exact, for determinism tests
