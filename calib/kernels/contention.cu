@@ -244,6 +244,15 @@ int main() {
     std::string n = fmt("kernel=local_spill;64-word per-thread array indexed by a per-lane hash;one local load and store per step;K=%d;%d x %d", K, blocks, tpb);
     row("local_spill", "ms", ms, "ms", n);
     row("local_spill", "ps_per_step", ms * 1e9 / (threads * K), "ps", n);
+    // CALIB_LOCAL_KS=16,32,...: the same at other step counts (is the time linear in K?).
+    if (const char* ks = getenv("CALIB_LOCAL_KS"))
+      for (const char* c = ks; *c; c += *c == ',') {
+        const int k = int(strtol(c, const_cast<char**>(&c), 10));
+        if (k <= 0) break;
+        double msk = time_ms([&] { local_spill<<<blocks, tpb>>>(big, k, out); }, REPS, WARM);
+        n = fmt("kernel=local_spill;K=%d;%d x %d", k, blocks, tpb);
+        row("local_spill", fmt("ms_K%d", k), msk, "ms", n);
+      }
     for (int depth : {8, 32}) {
       const int KR = 16;
       double ms2 = time_ms([&] { recurse<<<blocks, tpb>>>(depth, KR, out); }, REPS, WARM);

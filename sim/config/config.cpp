@@ -55,8 +55,8 @@ const KeyList kSmKeys = {"count", "sub_partitions", "max_warps", "max_blocks",
                          "max_regs_per_thread", "shared_bytes", "shared_alloc_unit",
                          "shared_reserved_per_block", "warp_release"};
 const KeyList kWarpReleaseNames = {"block", "slot", "slot_and_registers"};  // WarpRelease order
-const KeyList kSchedulerKeys = {"policy", "active_set"};
-const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty", "gtb"};   // SchedPolicy order
+const KeyList kSchedulerKeys = {"policy", "active_set", "window", "yield_demotes"};
+const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty", "gtb", "cgy"};   // SchedPolicy order
 const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache", "read_queue_cycles",
                                "read_ahead"};
 const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd", "uniform",
@@ -120,6 +120,8 @@ GpuConfig::Scheduler read_scheduler(const Section& s) {
     GpuConfig::Scheduler sc;
     sc.policy = static_cast<SchedPolicy>(s.choice("policy", kPolicyNames));
     sc.active_set = s.u32("active_set", 1, 1024);
+    if (s.has("window")) sc.window = s.u32("window", 1, 64);
+    if (s.has("yield_demotes")) sc.yield_demotes = s.boolean("yield_demotes");
     return sc;
 }
 
@@ -606,6 +608,7 @@ const char* policy_name(SchedPolicy p) {
         case SchedPolicy::TwoLevel: return "two_level";
         case SchedPolicy::Gty: return "gty";
         case SchedPolicy::Gtb: return "gtb";
+        case SchedPolicy::Cgy: return "cgy";
     }
     return "?";
 }

@@ -14,7 +14,7 @@
 
 namespace simt {
 
-enum class SchedPolicy : uint8_t { Lrr, Gto, TwoLevel, Gty, Gtb };
+enum class SchedPolicy : uint8_t { Lrr, Gto, TwoLevel, Gty, Gtb, Cgy };
 // What a warp that exits gives back before its block ends (sm.warp_release):
 // nothing (block: all at the block's end), its warp slot, or its slot and registers.
 enum class WarpRelease : uint8_t { Block, Slot, SlotAndRegisters };
@@ -61,6 +61,8 @@ struct GpuConfig {
     struct Scheduler {
         SchedPolicy policy = SchedPolicy::Gto;
         uint32_t active_set = 8;        // two-level: warps in the active set per scheduler
+        uint32_t window = 4;            // cgy: the best-ranked eligible warps served round robin
+        bool yield_demotes = true;      // cgy: a yielding instruction sends its warp to the back of its block
     } scheduler;
 
     struct RegFile {

@@ -67,6 +67,44 @@ void mark_sass_stalls(const isa::Program& program, std::vector<DecodedInst>& out
     }
 }
 
+// Whether instruction b reads a general or predicate register that a writes (a uniform register's
+// consumer waits in the uniform datapath).
+bool writes_what_next_reads(const isa::Instruction& a, const isa::Instruction& b) {
+    for (int i = 0; i < a.regs.ndst; ++i) {
+        if (a.regs.dst[i] >= isa::kURegBase) continue;
+        for (int j = 0; j < b.regs.nsrc; ++j)
+            if (b.regs.src[j] == a.regs.dst[i]) return true;
+    }
+    return false;
+}
+
+// Whether the instruction after pc waits for a fixed-latency result of pc or of the instruction
+// before it: a result still in flight, which is what a stall count of 3 or more waits for.
+bool next_waits_in_flight(const isa::Program& program, const std::vector<DecodedInst>& out, size_t pc) {
+    const auto& code = program.code;
+    if (pc + 1 >= code.size()) return false;
+    if (out[pc].lat == isa::Lat::Fixed && writes_what_next_reads(code[pc], code[pc + 1])) return true;
+    return pc > 0 && out[pc - 1].lat == isa::Lat::Fixed && out[pc - 1].pipe != isa::Pipe::Branch &&
+           writes_what_next_reads(code[pc - 1], code[pc + 1]);
+}
+
+// An instruction yields (scheduler/cgy.cpp) when the next one waits for a result in flight and the
+// compiler says so: an imported SASS instruction with its yield bit clear (ptxas clears it on the
+// instructions with a stall count of 3 or more in the H200 dumps, calib/results/warporder/), a
+// hand-written one unless it is a branch. A SASS instruction lowered to several trace instructions
+// yields on its last.
+void mark_yields(const isa::Program& program, std::vector<DecodedInst>& out) {
+    const auto& code = program.code;
+    for (size_t pc = 0; pc < code.size(); ++pc) {
+        const bool sass = code[pc].sass_ctrl != 0;
+        if (sass && pc + 1 < code.size() && code[pc + 1].loc.line == code[pc].loc.line &&
+            code[pc + 1].loc.file == code[pc].loc.file)
+            continue;
+        const bool hint = sass ? !isa::sass::Control::unpack(code[pc].sass_ctrl).yield : out[pc].pipe != isa::Pipe::Branch;
+        out[pc].yields = hint && next_waits_in_flight(program, out, pc);
+    }
+}
+
 }  // namespace
 
 std::vector<DecodedInst> decode_program(const isa::Program& program) {
@@ -113,6 +151,7 @@ std::vector<DecodedInst> decode_program(const isa::Program& program) {
         out.push_back(d);
     }
     mark_sass_stalls(program, out);
+    mark_yields(program, out);
     return out;
 }
 

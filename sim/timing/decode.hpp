@@ -57,6 +57,9 @@ struct DecodedInst {
     uint16_t divisor = kNoReg;  // an emulated division's divisor register (as scoreboard_slot), kNoReg: immediate
     uint8_t sass_stall = 0;   // imported SASS: its stall count, on the last trace instruction of a SASS
                               // instruction (pipes.sass_stall_counts, stall_counts.hpp); 0 elsewhere
+    bool yields = false;      // the scheduler should switch warps after it (scheduler/cgy.cpp): an imported
+                              // SASS instruction whose yield bit is clear, else one whose next instruction
+                              // waits for its fixed-latency result (where ptxas clears the bit)
 };
 
 std::vector<DecodedInst> decode_program(const isa::Program& program);

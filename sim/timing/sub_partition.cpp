@@ -35,7 +35,7 @@ SubPartition::SubPartition(Sm& sm, uint32_t index, Context& ctx, const SmShare& 
 void SubPartition::add(TWarp* w) {
     uint32_t i = w->lslot;
     warp_[i] = w;
-    view_[i] = WarpView{true, w->id.slot, w->age, w->id.block, 0, false, false};
+    view_[i] = WarpView{true, w->id.slot, w->age, w->id.block, 0, false, false, false};
     resident_ |= 1ull << i;
     views_used_ = std::max(views_used_, i + 1);
     block(i, w->wake);
@@ -204,6 +204,7 @@ inline uint64_t SubPartition::next_after(uint64_t t, bool issued) const {
 inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
     TWarp& w = *warp_[i];
     const uint64_t bit = 1ull << i;
+    view_[i].yielded = code_[w.pc].yields;
     if (waiting_ & bit) {
         log_.end_wait(w, t, windows_);
         const int p = w.wait_pipe;

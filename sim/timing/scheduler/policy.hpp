@@ -41,6 +41,7 @@ struct WarpView {
     uint64_t last_issue = 0;  // cycle of its last issue + 1 (0 = never issued)
     bool eligible = false;    // may issue this cycle
     bool long_wait = false;   // waiting on a long-latency event (long scoreboard, barrier, drain)
+    bool yielded = false;     // its last issued instruction yields (DecodedInst::yields)
 };
 
 class Policy {
@@ -60,6 +61,7 @@ std::unique_ptr<Policy> make_gto_policy();
 std::unique_ptr<Policy> make_two_level_policy(uint32_t active_set);
 std::unique_ptr<Policy> make_gty_policy();
 std::unique_ptr<Policy> make_gtb_policy();
+std::unique_ptr<Policy> make_cgy_policy(uint32_t window, bool yield_demotes);
 std::unique_ptr<Policy> make_policy(const GpuConfig::Scheduler& spec);
 
 }  // namespace simt::timing

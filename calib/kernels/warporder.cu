@@ -1,0 +1,110 @@
+// warporder.cu: which warp the H200's schedulers pick when more are eligible than can issue.
+// Every warp runs 64 iterations of 64 FFMA (4096 FFMA) in ILP independent chains (ILP 1: one
+// dependent chain, latency bound; ILP 8: a warp could issue every cycle) and reads clock64 at
+// the start, after each quarter of its iterations and at the end. The launches (mixes) vary the
+// chains, the number of blocks per SM and their size; grids are a multiple of the SM count, so
+// every SM gets the same blocks. Output: one CSV row per warp of SMs 0-3
+// (mix,sm,block,warp_in_block,hwwarp,t0,q1,q2,q3,t1; times from the SM's first t0 in the mix),
+// for the scheduler-policy comparison of simt-sim (calib/README.md, issue 6 item 6).
+// Leaves out: memory; the mixes with loads are apps.cu's order_mix.
+#include "common.cuh"
+
+struct OrderRec {
+  long long t[5];
+  unsigned sm, hwwarp, block, warp;
+};
+
+template <int ILP>
+__device__ __forceinline__ float chains(int iters, long long* t) {
+  float a[ILP];
+#pragma unroll
+  for (int k = 0; k < ILP; ++k) a[k] = threadIdx.x + k;
+  t[0] = clock64();
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+#pragma unroll 1
+    for (int i = 0; i < iters / 4; ++i) {
+#pragma unroll
+      for (int d = 0; d < 64 / ILP; ++d)
+#pragma unroll
+        for (int k = 0; k < ILP; ++k) a[k] = fmaf(a[k], 0.9999f, 0.01f);
+    }
+    t[q + 1] = clock64();
+  }
+  float s = 0.f;
+#pragma unroll
+  for (int k = 0; k < ILP; ++k) s += a[k];
+  return s;
+}
+
+__device__ __forceinline__ void record(OrderRec* rec, const long long* t) {
+  if ((threadIdx.x & 31) != 0) return;
+  unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  OrderRec r;
+  for (int i = 0; i < 5; ++i) r.t[i] = t[i];
+  r.sm = smid();
+  r.hwwarp = hw_warpid();
+  r.block = blockIdx.x;
+  r.warp = threadIdx.x >> 5;
+  rec[w] = r;
+}
+
+// ILP_EVEN chains in the even warps of a block, ILP_ODD in the odd ones.
+template <int ILP_EVEN, int ILP_ODD>
+__global__ void order_chains(int iters, float* out, OrderRec* rec) {
+  long long t[5];
+  float s = ((threadIdx.x >> 5) & 1) ? chains<ILP_ODD>(iters, t) : chains<ILP_EVEN>(iters, t);
+  record(rec, t);
+  if (s == 1234.5f) out[threadIdx.x] = s;
+}
+
+struct Mix {
+  const char* name;
+  void (*kernel)(int, float*, OrderRec*);
+  int blocks_per_sm, threads;
+};
+
+static void print_warps(const char* mix, const std::vector<OrderRec>& h) {
+  std::map<unsigned, long long> first;
+  for (const auto& r : h) {
+    auto it = first.find(r.sm);
+    if (it == first.end() || r.t[0] < it->second) first[r.sm] = r.t[0];
+  }
+  for (const auto& r : h) {
+    if (r.sm >= 4) continue;
+    long long f = first[r.sm];
+    printf("%s,%u,%u,%u,%u,%lld,%lld,%lld,%lld,%lld\n", mix, r.sm, r.block, r.warp, r.hwwarp, r.t[0] - f,
+           r.t[1] - f, r.t[2] - f, r.t[3] - f, r.t[4] - f);
+  }
+}
+
+int main() {
+  cudaDeviceProp p = props();
+  const int sms = p.multiProcessorCount, iters = 64;
+  fprintf(stderr, "warporder: %s, %d SMs\n", p.name, sms);
+  const Mix mixes[] = {
+      {"dep_1x1024", order_chains<1, 1>, 1, 1024},  {"dep_2x1024", order_chains<1, 1>, 2, 1024},
+      {"dep_1x512", order_chains<1, 1>, 1, 512},    {"dep_4x256", order_chains<1, 1>, 4, 256},
+      {"dep_8x128", order_chains<1, 1>, 8, 128},    {"ilp2_1x1024", order_chains<2, 2>, 1, 1024},
+      {"ilp4_1x1024", order_chains<4, 4>, 1, 1024}, {"ilp8_1x1024", order_chains<8, 8>, 1, 1024},
+      {"ilp8_2x512", order_chains<8, 8>, 2, 512},   {"ilp8_4x256", order_chains<8, 8>, 4, 256},
+      {"ilp8_2x1024", order_chains<8, 8>, 2, 1024}, {"mix_dep_ilp8_1x1024", order_chains<1, 8>, 1, 1024},
+  };
+  OrderRec* rec;
+  float* out;
+  CK(cudaMalloc(&rec, size_t(sms) * 64 * sizeof(OrderRec)));
+  CK(cudaMalloc(&out, 4096 * sizeof(float)));
+  printf("mix,sm,block,warp_in_block,hwwarp,t0,q1,q2,q3,t1\n");
+  for (const Mix& m : mixes) {
+    const int grid = m.blocks_per_sm * sms, nw = grid * m.threads / 32;
+    m.kernel<<<grid, m.threads>>>(iters, out, rec);  // warm-up
+    CK(cudaDeviceSynchronize());
+    m.kernel<<<grid, m.threads>>>(iters, out, rec);
+    CK(cudaDeviceSynchronize());
+    CKL();
+    std::vector<OrderRec> h(nw);
+    CK(cudaMemcpy(h.data(), rec, nw * sizeof(OrderRec), cudaMemcpyDeviceToHost));
+    print_warps(m.name, h);
+  }
+  return 0;
+}

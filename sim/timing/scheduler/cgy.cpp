@@ -1,0 +1,100 @@
+// cgy.cpp: compiler-guided, youngest first, oldest block first (scheduler.policy: cgy).
+//
+// What the H200 shows (calib/kernels/warporder.cu, calib/results/warporder/, calib/README.md
+// "Warp order"): of two or more blocks on an SM the older block's warps take the issue slots
+// (its younger blocks' warps issue only in the gaps); within a block, warps whose instructions
+// yield (a dependent FFMA chain: ptxas clears the yield bit on every FFMA with a stall count of 3
+// or more) share the slots evenly, while warps that never yield (independent chains) are served
+// youngest first, a few at a time.
+//
+// The policy: each warp has a rank within its block, youngest first at dispatch; a warp whose
+// issued instruction yields (DecodedInst::yields) goes to the back of its block's order. Of the
+// eligible warps, the `scheduler.window` with the smallest (block, rank) are candidates, and the
+// candidate that issued least recently is picked (round robin among them). Huerta et al.
+// (arXiv 2503.20481, 2025) describe the issue scheduler as compiler guided, greedy then youngest;
+// the window and the block order are our reading of the H200's warp order.
+#include "sim/timing/scheduler/policy.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace simt::timing {
+
+namespace {
+
+class Cgy final : public Policy {
+public:
+    Cgy(uint32_t window, bool yield_demotes) : window_(std::max<uint32_t>(1, window)), demote_(yield_demotes) {}
+
+    int pick(std::span<const WarpView> warps, uint64_t) override {
+        const uint32_t n = uint32_t(std::min<size_t>(warps.size(), kMax));
+        refresh(warps, n);
+        auto key_less = [&](uint32_t a, uint32_t b) {
+            if (warps[a].block != warps[b].block) return warps[a].block < warps[b].block;
+            return rank_[a] < rank_[b];
+        };
+        // The window: the best-ranked resident warps not in a long wait, eligible or not.
+        std::array<uint32_t, kMax> order;
+        uint32_t no = 0;
+        for (uint32_t i = 0; i < n; ++i)
+            if (warps[i].resident && !warps[i].long_wait) order[no++] = i;
+        const uint32_t k = std::min(no, window_);
+        std::partial_sort(order.begin(), order.begin() + k, order.begin() + no, key_less);
+        int best = -1;
+        for (uint32_t j = 0; j < k; ++j) {  // round robin among its eligible warps
+            const uint32_t i = order[j];
+            if (warps[i].eligible && (best < 0 || warps[i].last_issue < warps[best].last_issue)) best = int(i);
+        }
+        for (uint32_t i = 0; best < 0 && i < n; ++i)  // else the best-ranked eligible warp
+            if (warps[i].eligible) best = int(i);
+        for (uint32_t i = 0; i < n; ++i)
+            if (warps[i].eligible && best >= 0 && !in_window(order, k, uint32_t(best)) && key_less(i, uint32_t(best)))
+                best = int(i);
+        if (best < 0) return -1;
+        last_ = uint32_t(best);
+        last_age_ = warps[best].age;
+        has_last_ = true;
+        return best;
+    }
+    std::string_view name() const override { return "cgy"; }
+
+private:
+    static constexpr uint32_t kMax = 64;
+
+    static bool in_window(const std::array<uint32_t, kMax>& order, uint32_t k, uint32_t i) {
+        return std::find(order.begin(), order.begin() + k, i) != order.begin() + k;
+    }
+
+    // New warps in their slots get a rank (youngest first); the warp picked last goes to the back
+    // of its block's order when the instruction it issued yields.
+    void refresh(std::span<const WarpView> warps, uint32_t n) {
+        for (uint32_t i = 0; i < n; ++i) {
+            if (!warps[i].resident || age_[i] == warps[i].age + 1) continue;
+            age_[i] = warps[i].age + 1;
+            rank_[i] = -int64_t(warps[i].age);
+        }
+        if (!demote_ || !has_last_) return;
+        const WarpView& w = warps[last_];
+        if (last_ < n && w.resident && w.age == last_age_ && w.yielded && w.last_issue != demoted_at_) {
+            rank_[last_] = ++counter_;
+            demoted_at_ = w.last_issue;
+        }
+    }
+
+    uint32_t window_;
+    bool demote_;
+    std::array<uint64_t, kMax> age_{};   // age + 1 of the warp whose rank is held (0: none)
+    std::array<int64_t, kMax> rank_{};
+    int64_t counter_ = 0;
+    uint32_t last_ = 0;
+    uint64_t last_age_ = 0, demoted_at_ = ~0ull;
+    bool has_last_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Policy> make_cgy_policy(uint32_t window, bool yield_demotes) {
+    return std::make_unique<Cgy>(window, yield_demotes);
+}
+
+}  // namespace simt::timing
