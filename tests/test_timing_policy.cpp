@@ -1,6 +1,8 @@
 // test_timing_policy.cpp: the contract every scheduling policy must keep
 // (sim/timing/scheduler/policy.hpp), checked on each of them, plus what
 // distinguishes them.
+#include "isa/assembler.hpp"
+#include "sim/timing/decode.hpp"
 #include "sim/timing/scheduler/policy.hpp"
 
 #include <catch2/catch.hpp>
@@ -22,6 +24,7 @@ std::vector<std::pair<const char*, std::unique_ptr<Policy>>> all_policies() {
     v.emplace_back("two_level", make_two_level_policy(3));
     v.emplace_back("gty", make_gty_policy());
     v.emplace_back("gtb", make_gtb_policy());
+    v.emplace_back("cgy", make_cgy_policy(4, true, 64));
     return v;
 }
 
@@ -30,12 +33,13 @@ std::unique_ptr<Policy> make_named(const std::string& name) {
     if (name == "gto") return make_gto_policy();
     if (name == "gty") return make_gty_policy();
     if (name == "gtb") return make_gtb_policy();
+    if (name == "cgy") return make_cgy_policy(4, true, 64);
     return make_two_level_policy(3);
 }
 
 std::vector<WarpView> warps(int n) {
     std::vector<WarpView> v(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) v[size_t(i)] = WarpView{true, uint32_t(i * 4), uint64_t(100 + i), 0, 0, true, false};
+    for (int i = 0; i < n; ++i) v[size_t(i)] = WarpView{true, uint32_t(i * 4), uint64_t(100 + i), 0, 0, true, false, false};
     return v;
 }
 
@@ -197,6 +201,66 @@ TEST_CASE("policy: make_policy follows the config", "[timing][policy]") {
     CHECK(make_policy({SchedPolicy::Gto, 4})->name() == "gto");
     CHECK(make_policy({SchedPolicy::TwoLevel, 4})->name() == "two_level");
     CHECK(make_policy({SchedPolicy::Gty, 4})->name() == "gty");
+    CHECK(make_policy({SchedPolicy::Cgy, 4})->name() == "cgy");
+}
+
+namespace {
+
+// Issues `cycles` picks on v as a sub-partition would: the picked warp's last_issue becomes the
+// cycle + 1, its `yielded` flag `yields(i)`; a warp stays eligible. Returns the picks per warp.
+template <class Yields>
+std::map<int, int> run_picks(Policy& p, std::vector<WarpView>& v, uint64_t from, uint64_t cycles, Yields yields) {
+    std::map<int, int> picks;
+    for (uint64_t c = from; c < from + cycles; ++c) {
+        const int i = p.pick(v, c);
+        REQUIRE(i >= 0);
+        ++picks[i];
+        v[size_t(i)].last_issue = c + 1;
+        v[size_t(i)].yielded = yields(i);
+    }
+    return picks;
+}
+
+}  // namespace
+
+TEST_CASE("policy: cgy serves a window of the youngest warps round robin while none yields", "[timing][policy]") {
+    auto v = warps(8);  // one block, ages 100..107: the youngest four are warps 4..7
+    auto cgy = make_cgy_policy(4, true, 0);
+    auto picks = run_picks(*cgy, v, 0, 400, [](int) { return false; });
+    CHECK(picks.size() == 4);
+    for (int i = 4; i < 8; ++i) CHECK(picks[i] == 100);
+}
+
+TEST_CASE("policy: cgy rotates yielding warps through the whole block", "[timing][policy]") {
+    auto v = warps(8);
+    auto cgy = make_cgy_policy(4, true, 0);
+    auto picks = run_picks(*cgy, v, 0, 800, [](int) { return true; });
+    CHECK(picks.size() == 8);
+    for (int i = 0; i < 8; ++i) CHECK(picks[i] == 100);
+    // Without demotion, the window keeps the youngest four.
+    auto v2 = warps(8);
+    auto fixed = make_cgy_policy(4, false, 0);
+    CHECK(run_picks(*fixed, v2, 0, 800, [](int) { return true; }).size() == 4);
+}
+
+TEST_CASE("policy: cgy serves the oldest block first and lets a starved warp of it in", "[timing][policy]") {
+    auto v = warps(8);
+    for (int i = 0; i < 4; ++i) v[size_t(i)].block = 3;  // warps 0..3: the older block
+    for (int i = 4; i < 8; ++i) v[size_t(i)].block = 4;
+    auto cgy = make_cgy_policy(4, true, 0);
+    auto picks = run_picks(*cgy, v, 0, 400, [](int) { return false; });
+    CHECK(picks.size() == 4);
+    for (int i = 0; i < 4; ++i) CHECK(picks[i] == 100);
+    // One block of four, a window of three: the oldest warp (0) is left out while the others
+    // never yield, until starve_cycles lets it in: one issue per 64 cycles. (All four issued once.)
+    for (int starve : {64, 0}) {
+        auto w = warps(4);
+        for (auto& x : w) x.last_issue = 1;
+        auto p = make_cgy_policy(3, true, uint32_t(starve));
+        auto picks4 = run_picks(*p, w, 1, 6400, [](int) { return false; });
+        if (starve) CHECK(picks4[0] == 6400 / 64);
+        else CHECK(picks4[0] == 0);
+    }
 }
 
 TEST_CASE("policy: gtb keeps the last warp while it is eligible, then the oldest block's youngest warp", "[timing][policy]") {
@@ -215,4 +279,22 @@ TEST_CASE("policy: gtb keeps the last warp while it is eligible, then the oldest
     v[1].eligible = false;
     CHECK(g2->pick(v, 4) == 3);  // then the younger block's youngest
     CHECK(g2->pick_mask(0b0100, v, 5) == 2);
+}
+
+TEST_CASE("decode: an instruction yields when the next one waits for a fixed-latency result", "[timing][policy]") {
+    // A dependent FFMA yields; a loop counter's step does not (ptxas keeps it in a uniform
+    // register); the instruction before pc counts only when pc is not a branch target.
+    auto decode = [](const std::string& body) {
+        return decode_program(isa::assemble_text(".grid 1\n.block 32\n" + body, "t.isa"));
+    };
+    auto loop = decode("mov r9, 0\nloop:\nffma r4, r2, r2, r3\nffma r5, r9, r2, r3\niadd r9, r9, 1\n"
+                       "isetp.lt p0, r9, 10\n@p0 bra loop\nffma r1, r1, r2, r3\nffma r1, r1, r2, r3\nexit\n");
+    CHECK_FALSE(loop[0].yields);
+    CHECK_FALSE(loop[1].yields);  // a branch target: mov r9 is not what runs before it in the loop
+    CHECK_FALSE(loop[2].yields);
+    CHECK_FALSE(loop[3].yields);  // the counter step
+    CHECK(loop[6].yields);        // r1 -> r1
+    CHECK_FALSE(loop[7].yields);
+    auto straight = decode("mov r9, 0\nffma r4, r2, r2, r3\nffma r5, r9, r2, r3\nexit\n");
+    CHECK(straight[1].yields);    // mov r9's result, read by the next FFMA, is still in flight
 }

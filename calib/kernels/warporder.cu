@@ -4,13 +4,14 @@
 // the start, after each quarter of its iterations and at the end. The launches (mixes) vary the
 // chains, the number of blocks per SM and their size; grids are a multiple of the SM count, so
 // every SM gets the same blocks. Output: one CSV row per warp of SMs 0-3
-// (mix,sm,block,warp_in_block,hwwarp,t0,q1,q2,q3,t1; times from the SM's first t0 in the mix),
+// (mix,sm,block,warp_in_block,hwwarp,t0,q1,q2,q3,t1,tail; times from the SM's first t0 in the
+// mix; tail: after the chains' sum, the warp's last instructions),
 // for the scheduler-policy comparison of simt-sim (calib/README.md, issue 6 item 6).
 // Leaves out: memory; the mixes with loads are apps.cu's order_mix.
 #include "common.cuh"
 
 struct OrderRec {
-  long long t[5];
+  long long t[6];
   unsigned sm, hwwarp, block, warp;
 };
 
@@ -37,11 +38,13 @@ __device__ __forceinline__ float chains(int iters, long long* t) {
   return s;
 }
 
-__device__ __forceinline__ void record(OrderRec* rec, const long long* t) {
+__device__ __forceinline__ void record(OrderRec* rec, long long* t, float s) {
+  asm volatile("" ::"f"(s));  // the clock read stays after the sum
+  t[5] = clock64();
   if ((threadIdx.x & 31) != 0) return;
   unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   OrderRec r;
-  for (int i = 0; i < 5; ++i) r.t[i] = t[i];
+  for (int i = 0; i < 6; ++i) r.t[i] = t[i];
   r.sm = smid();
   r.hwwarp = hw_warpid();
   r.block = blockIdx.x;
@@ -49,12 +52,13 @@ __device__ __forceinline__ void record(OrderRec* rec, const long long* t) {
   rec[w] = r;
 }
 
-// ILP_EVEN chains in the even warps of a block, ILP_ODD in the odd ones.
-template <int ILP_EVEN, int ILP_ODD>
+// ILP_EVEN chains in the even warps of a block, ILP_ODD in the odd ones; with SPLIT 4 the warps
+// w with (w / 4) odd take ILP_ODD, so that each sub-partition (w % 4) holds both kinds.
+template <int ILP_EVEN, int ILP_ODD, int SPLIT = 1>
 __global__ void order_chains(int iters, float* out, OrderRec* rec) {
-  long long t[5];
-  float s = ((threadIdx.x >> 5) & 1) ? chains<ILP_ODD>(iters, t) : chains<ILP_EVEN>(iters, t);
-  record(rec, t);
+  long long t[6];
+  float s = (((threadIdx.x >> 5) / SPLIT) & 1) ? chains<ILP_ODD>(iters, t) : chains<ILP_EVEN>(iters, t);
+  record(rec, t, s);
   if (s == 1234.5f) out[threadIdx.x] = s;
 }
 
@@ -73,8 +77,8 @@ static void print_warps(const char* mix, const std::vector<OrderRec>& h) {
   for (const auto& r : h) {
     if (r.sm >= 4) continue;
     long long f = first[r.sm];
-    printf("%s,%u,%u,%u,%u,%lld,%lld,%lld,%lld,%lld\n", mix, r.sm, r.block, r.warp, r.hwwarp, r.t[0] - f,
-           r.t[1] - f, r.t[2] - f, r.t[3] - f, r.t[4] - f);
+    printf("%s,%u,%u,%u,%u,%lld,%lld,%lld,%lld,%lld,%lld\n", mix, r.sm, r.block, r.warp, r.hwwarp, r.t[0] - f,
+           r.t[1] - f, r.t[2] - f, r.t[3] - f, r.t[4] - f, r.t[5] - f);
   }
 }
 
@@ -89,12 +93,16 @@ int main() {
       {"ilp4_1x1024", order_chains<4, 4>, 1, 1024}, {"ilp8_1x1024", order_chains<8, 8>, 1, 1024},
       {"ilp8_2x512", order_chains<8, 8>, 2, 512},   {"ilp8_4x256", order_chains<8, 8>, 4, 256},
       {"ilp8_2x1024", order_chains<8, 8>, 2, 1024}, {"mix_dep_ilp8_1x1024", order_chains<1, 8>, 1, 1024},
+      {"smsp_dep_ilp8_1x1024", order_chains<1, 8, 4>, 1, 1024},
+      {"smsp_ilp8_dep_1x1024", order_chains<8, 1, 4>, 1, 1024},
+      {"smsp_dep_ilp8_2x1024", order_chains<1, 8, 4>, 2, 1024},
+      {"smsp_ilp2_ilp8_1x1024", order_chains<2, 8, 4>, 1, 1024},
   };
   OrderRec* rec;
   float* out;
   CK(cudaMalloc(&rec, size_t(sms) * 64 * sizeof(OrderRec)));
   CK(cudaMalloc(&out, 4096 * sizeof(float)));
-  printf("mix,sm,block,warp_in_block,hwwarp,t0,q1,q2,q3,t1\n");
+  printf("mix,sm,block,warp_in_block,hwwarp,t0,q1,q2,q3,t1,tail\n");
   for (const Mix& m : mixes) {
     const int grid = m.blocks_per_sm * sms, nw = grid * m.threads / 32;
     m.kernel<<<grid, m.threads>>>(iters, out, rec);  // warm-up

@@ -67,6 +67,14 @@ void mark_sass_stalls(const isa::Program& program, std::vector<DecodedInst>& out
     }
 }
 
+// A loop counter stepped by a constant (iadd rN, rN, imm): where the count is warp-uniform, as in
+// every loop of the calibration twins, ptxas keeps it in a uniform register (UIADD3 URn), whose
+// consumer does not make the warp yield. The twins write UR counters as rN (calib/traces/).
+bool is_counter_step(const isa::Instruction& in) {
+    return in.op == isa::Op::Iadd && in.ops[0].kind == isa::OperandKind::Reg && in.ops[1].kind == isa::OperandKind::Reg &&
+           in.ops[0].value == in.ops[1].value && in.ops[2].kind == isa::OperandKind::Imm;
+}
+
 // Whether instruction b reads a general or predicate register that a writes (a uniform register's
 // consumer waits in the uniform datapath).
 bool writes_what_next_reads(const isa::Instruction& a, const isa::Instruction& b) {
@@ -80,28 +88,35 @@ bool writes_what_next_reads(const isa::Instruction& a, const isa::Instruction& b
 
 // Whether the instruction after pc waits for a fixed-latency result of pc or of the instruction
 // before it: a result still in flight, which is what a stall count of 3 or more waits for.
-bool next_waits_in_flight(const isa::Program& program, const std::vector<DecodedInst>& out, size_t pc) {
+// (The instruction before pc counts only when pc is not a branch target: `target`.)
+bool next_waits_in_flight(const isa::Program& program, const std::vector<DecodedInst>& out, size_t pc,
+                          const std::vector<bool>& target) {
     const auto& code = program.code;
     if (pc + 1 >= code.size()) return false;
     if (out[pc].lat == isa::Lat::Fixed && writes_what_next_reads(code[pc], code[pc + 1])) return true;
-    return pc > 0 && out[pc - 1].lat == isa::Lat::Fixed && out[pc - 1].pipe != isa::Pipe::Branch &&
-           writes_what_next_reads(code[pc - 1], code[pc + 1]);
+    return pc > 0 && !target[pc] && out[pc - 1].lat == isa::Lat::Fixed && out[pc - 1].pipe != isa::Pipe::Branch &&
+           !is_counter_step(code[pc - 1]) && writes_what_next_reads(code[pc - 1], code[pc + 1]);
 }
 
 // An instruction yields (scheduler/cgy.cpp) when the next one waits for a result in flight and the
 // compiler says so: an imported SASS instruction with its yield bit clear (ptxas clears it on the
 // instructions with a stall count of 3 or more in the H200 dumps, calib/results/warporder/), a
-// hand-written one unless it is a branch. A SASS instruction lowered to several trace instructions
+// hand-written one unless it is a branch or a loop counter's step. A SASS instruction lowered to several trace instructions
 // yields on its last.
 void mark_yields(const isa::Program& program, std::vector<DecodedInst>& out) {
     const auto& code = program.code;
+    std::vector<bool> target(code.size(), false);
+    for (const isa::Instruction& in : code)
+        for (const isa::Operand& o : in.ops)
+            if (o.kind == isa::OperandKind::Label && o.value < code.size()) target[o.value] = true;
     for (size_t pc = 0; pc < code.size(); ++pc) {
         const bool sass = code[pc].sass_ctrl != 0;
         if (sass && pc + 1 < code.size() && code[pc + 1].loc.line == code[pc].loc.line &&
             code[pc + 1].loc.file == code[pc].loc.file)
             continue;
-        const bool hint = sass ? !isa::sass::Control::unpack(code[pc].sass_ctrl).yield : out[pc].pipe != isa::Pipe::Branch;
-        out[pc].yields = hint && next_waits_in_flight(program, out, pc);
+        const bool hint = sass ? !isa::sass::Control::unpack(code[pc].sass_ctrl).yield
+                               : out[pc].pipe != isa::Pipe::Branch && !is_counter_step(code[pc]);
+        out[pc].yields = hint && next_waits_in_flight(program, out, pc, target);
     }
 }
 

@@ -24,11 +24,13 @@ namespace {
 
 class Cgy final : public Policy {
 public:
-    Cgy(uint32_t window, bool yield_demotes) : window_(std::max<uint32_t>(1, window)), demote_(yield_demotes) {}
+    Cgy(uint32_t window, bool yield_demotes, uint32_t starve_cycles)
+        : window_(std::max<uint32_t>(1, window)), demote_(yield_demotes), starve_(starve_cycles) {}
 
-    int pick(std::span<const WarpView> warps, uint64_t) override {
+    int pick(std::span<const WarpView> warps, uint64_t cycle) override {
         const uint32_t n = uint32_t(std::min<size_t>(warps.size(), kMax));
         refresh(warps, n);
+        if (const int s = starved(warps, n, cycle); s >= 0) return chose(warps, uint32_t(s));
         auto key_less = [&](uint32_t a, uint32_t b) {
             if (warps[a].block != warps[b].block) return warps[a].block < warps[b].block;
             return rank_[a] < rank_[b];
@@ -51,15 +53,35 @@ public:
             if (warps[i].eligible && best >= 0 && !in_window(order, k, uint32_t(best)) && key_less(i, uint32_t(best)))
                 best = int(i);
         if (best < 0) return -1;
-        last_ = uint32_t(best);
-        last_age_ = warps[best].age;
-        has_last_ = true;
-        return best;
+        return chose(warps, uint32_t(best));
     }
     std::string_view name() const override { return "cgy"; }
 
 private:
     static constexpr uint32_t kMax = 64;
+
+    int chose(std::span<const WarpView> warps, uint32_t i) {
+        last_ = i;
+        last_age_ = warps[i].age;
+        has_last_ = true;
+        return int(i);
+    }
+
+    // Of the senior block's eligible warps, the one unpicked longest, when that is starve_ cycles
+    // or more since its last issue (-1: none; warps that never issued are left to the ranks).
+    int starved(std::span<const WarpView> warps, uint32_t n, uint64_t cycle) const {
+        if (!starve_) return -1;
+        uint64_t senior = ~0ull;
+        for (uint32_t i = 0; i < n; ++i)
+            if (warps[i].eligible) senior = std::min(senior, warps[i].block);
+        int best = -1;
+        for (uint32_t i = 0; i < n; ++i) {
+            const WarpView& w = warps[i];
+            if (!w.eligible || w.block != senior || w.last_issue == 0 || cycle + 1 < w.last_issue + starve_) continue;
+            if (best < 0 || w.last_issue < warps[best].last_issue) best = int(i);
+        }
+        return best;
+    }
 
     static bool in_window(const std::array<uint32_t, kMax>& order, uint32_t k, uint32_t i) {
         return std::find(order.begin(), order.begin() + k, i) != order.begin() + k;
@@ -83,6 +105,7 @@ private:
 
     uint32_t window_;
     bool demote_;
+    uint32_t starve_;                    // 0: off
     std::array<uint64_t, kMax> age_{};   // age + 1 of the warp whose rank is held (0: none)
     std::array<int64_t, kMax> rank_{};
     int64_t counter_ = 0;
@@ -93,8 +116,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Policy> make_cgy_policy(uint32_t window, bool yield_demotes) {
-    return std::make_unique<Cgy>(window, yield_demotes);
+std::unique_ptr<Policy> make_cgy_policy(uint32_t window, bool yield_demotes, uint32_t starve_cycles) {
+    return std::make_unique<Cgy>(window, yield_demotes, starve_cycles);
 }
 
 }  // namespace simt::timing
