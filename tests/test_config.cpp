@@ -300,7 +300,7 @@ TEST_CASE("config: a value of the wrong type names the key and what was expected
         {"    latency: 4 ", "    latency: {cycles: 4}", "  fma:", "pipes.fma.latency", "got a mapping", 14},
         {"clock_mhz: 2460", "clock_mhz: fast", "", "clock_mhz", "expected a number >= 1 and <= 100000, got 'fast'", 12},
         {"  model_banks: true", "  model_banks: yes", "", "regfile.model_banks", "expected true or false, got 'yes'", 16},
-        {"  policy: gtb", "  policy: greedy", "", "scheduler.policy", "expected one of lrr, gto, two_level, gty, gtb, got 'greedy'", 11},
+        {"  policy: gtb", "  policy: greedy", "", "scheduler.policy", "expected one of lrr, gto, two_level, gty, gtb, cgy, got 'greedy'", 11},
         {"  policy: gtb", "  policy: gtoo", "", "scheduler.policy", "did you mean 'gto'?", 11},
         {"  tex_latency: 41", "  tex_latency: .inf", "", "memory.tex_latency", "got '.inf'", 16},
     };
@@ -366,6 +366,8 @@ TEST_CASE("config: impossible values name the key, its line and the rule", "[con
         {"  shared_reserved_per_block: 1024", "  shared_reserved_per_block: 204800", "",
          "sm.shared_reserved_per_block", "no block could ever launch"},
         {"  active_set: 8", "  active_set: 13", "", "scheduler.active_set", "48) / sm.sub_partitions (4) = 12"},
+        {"  window: 4", "  window: 0", "", "scheduler.window", "expected an integer in [1, 64], got 0"},
+        {"  starve_cycles: 64", "  starve_cycles: -1", "", "scheduler.starve_cycles", "expected an integer"},
         {"lanes: 16", "    lanes: 12", "  alu:", "pipes.alu.lanes", "divisor of 32"},
         {"lanes: 32", "    lanes: 64", "  fma:", "pipes.fma.lanes", "[1, 32], got 64"},
         {"interval: 64", "    interval: 48", "  fp64:", "pipes.fp64.interval", "divisor of 32"},

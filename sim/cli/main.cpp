@@ -121,7 +121,7 @@ bool parse_args(int argc, char** argv, Options& o) {
         ("sass-stub", po::value(&o.sass_stubs)->composing(),
          "in a .sass launch, run the SASS opcode OP as a nop: --sass-stub OP=nop (repeatable; OP as IMAD or IMAD.X)")
         ("regs", po::value(&o.launch.regs), "override the trace's .regs: N registers per thread (1..255)")
-        ("policy", po::value<std::string>(), "scheduler policy: lrr, gto, gty, gtb or two_level (same as --set scheduler.policy=...)")
+        ("policy", po::value<std::string>(), "scheduler policy: cgy, lrr, gto, gty, gtb or two_level (same as --set scheduler.policy=...)")
         ("json", po::value(&o.json_path), "write the report as JSON to FILE ('-' for stdout, which replaces the text report)")
         ("csv", po::value(&o.csv_path), "write the per-instruction table (issued, lanes, stall cycles by reason) as CSV to FILE ('-' for stdout)")
         ("timeline", po::value(&o.timeline_path), "write every warp's state over time (run-length encoded CSV) to FILE, for simt-viz")

@@ -55,7 +55,7 @@ const KeyList kSmKeys = {"count", "sub_partitions", "max_warps", "max_blocks",
                          "max_regs_per_thread", "shared_bytes", "shared_alloc_unit",
                          "shared_reserved_per_block", "warp_release"};
 const KeyList kWarpReleaseNames = {"block", "slot", "slot_and_registers"};  // WarpRelease order
-const KeyList kSchedulerKeys = {"policy", "active_set", "window", "yield_demotes", "starve_cycles"};
+const KeyList kSchedulerKeys = {"policy", "active_set", "window", "yield_demotes", "starve_cycles", "greedy"};
 const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty", "gtb", "cgy"};   // SchedPolicy order
 const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache", "read_queue_cycles",
                                "read_ahead"};
@@ -123,6 +123,7 @@ GpuConfig::Scheduler read_scheduler(const Section& s) {
     if (s.has("window")) sc.window = s.u32("window", 1, 64);
     if (s.has("yield_demotes")) sc.yield_demotes = s.boolean("yield_demotes");
     if (s.has("starve_cycles")) sc.starve_cycles = s.u32("starve_cycles", 0, 1u << 20);
+    if (s.has("greedy")) sc.greedy = s.boolean("greedy");
     return sc;
 }
 

@@ -64,6 +64,7 @@ struct GpuConfig {
         uint32_t window = 4;            // cgy: the best-ranked eligible warps served round robin
         bool yield_demotes = true;      // cgy: a yielding instruction sends its warp to the back of its block
         uint32_t starve_cycles = 0;     // cgy: a senior-block warp unpicked this long takes the slot (0: never)
+        bool greedy = false;            // cgy: the last warp goes on while eligible and not yielding
     } scheduler;
 
     struct RegFile {

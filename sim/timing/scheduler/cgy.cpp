@@ -7,12 +7,15 @@
 // or more) share the slots evenly, while warps that never yield (independent chains) are served
 // youngest first, a few at a time.
 //
-// The policy: each warp has a rank within its block, youngest first at dispatch; a warp whose
-// issued instruction yields (DecodedInst::yields) goes to the back of its block's order. Of the
-// eligible warps, the `scheduler.window` with the smallest (block, rank) are candidates, and the
-// candidate that issued least recently is picked (round robin among them). Huerta et al.
-// (arXiv 2503.20481, 2025) describe the issue scheduler as compiler guided, greedy then youngest;
-// the window and the block order are our reading of the H200's warp order.
+// The policy: each warp has a rank within its block, youngest first at dispatch. The warp picked
+// last goes on while it is eligible and its instruction did not yield (scheduler.greedy). Else, of
+// the best-ranked resident warps (the oldest block's first) a window of `scheduler.window` is served
+// round robin (the one that issued least recently), and when none of them is eligible the
+// best-ranked eligible warp issues. A warp whose issued instruction yields (DecodedInst::yields)
+// goes to the back of its block's order until it issues one that does not; such a warp, when it
+// belongs to the senior block and has waited `scheduler.starve_cycles`, takes the slot. Huerta et
+// al. (arXiv 2503.20481, 2025) describe the issue scheduler as compiler guided, greedy then
+// youngest; the window and the block order are our reading of the H200's warp order.
 #include "sim/timing/scheduler/policy.hpp"
 
 #include <algorithm>
@@ -24,13 +27,17 @@ namespace {
 
 class Cgy final : public Policy {
 public:
-    Cgy(uint32_t window, bool yield_demotes, uint32_t starve_cycles)
-        : window_(std::max<uint32_t>(1, window)), demote_(yield_demotes), starve_(starve_cycles) {}
+    Cgy(uint32_t window, bool yield_demotes, uint32_t starve_cycles, bool greedy)
+        : window_(std::max<uint32_t>(1, window)), demote_(yield_demotes), starve_(starve_cycles), greedy_(greedy) {}
 
     int pick(std::span<const WarpView> warps, uint64_t cycle) override {
         const uint32_t n = uint32_t(std::min<size_t>(warps.size(), kMax));
         refresh(warps, n);
         if (const int s = starved(warps, n, cycle); s >= 0) return chose(warps, uint32_t(s));
+        // Greedy: the warp picked last goes on while it can and its instruction did not yield.
+        if (greedy_ && has_last_ && last_ < n && warps[last_].eligible && warps[last_].age == last_age_ &&
+            !warps[last_].yielded)
+            return int(last_);
         auto key_less = [&](uint32_t a, uint32_t b) {
             if (warps[a].block != warps[b].block) return warps[a].block < warps[b].block;
             return rank_[a] < rank_[b];
@@ -67,8 +74,9 @@ private:
         return int(i);
     }
 
-    // Of the senior block's eligible warps, the one unpicked longest, when that is starve_ cycles
-    // or more since its last issue (-1: none; warps that never issued are left to the ranks).
+    // Of the senior block's eligible warps at the back (their last instruction yielded), the one unpicked longest,
+    // when that is starve_ cycles or more since its last issue (-1: none). Warps that do not yield
+    // wait for their rank (the H200 leaves the older half of 8 independent-chain warps waiting).
     int starved(std::span<const WarpView> warps, uint32_t n, uint64_t cycle) const {
         if (!starve_) return -1;
         uint64_t senior = ~0ull;
@@ -77,7 +85,7 @@ private:
         int best = -1;
         for (uint32_t i = 0; i < n; ++i) {
             const WarpView& w = warps[i];
-            if (!w.eligible || w.block != senior || w.last_issue == 0 || cycle + 1 < w.last_issue + starve_) continue;
+            if (!w.eligible || rank_[i] <= 0 || w.block != senior || cycle + 1 < w.last_issue + starve_) continue;
             if (best < 0 || w.last_issue < warps[best].last_issue) best = int(i);
         }
         return best;
@@ -88,24 +96,25 @@ private:
     }
 
     // New warps in their slots get a rank (youngest first); the warp picked last goes to the back
-    // of its block's order when the instruction it issued yields.
+    // of its block's order when the instruction it issued yields, and back to its own place when
+    // it issues one that does not.
     void refresh(std::span<const WarpView> warps, uint32_t n) {
         for (uint32_t i = 0; i < n; ++i) {
             if (!warps[i].resident || age_[i] == warps[i].age + 1) continue;
             age_[i] = warps[i].age + 1;
             rank_[i] = -int64_t(warps[i].age);
         }
-        if (!demote_ || !has_last_) return;
+        if (!demote_ || !has_last_ || last_ >= n) return;
         const WarpView& w = warps[last_];
-        if (last_ < n && w.resident && w.age == last_age_ && w.yielded && w.last_issue != demoted_at_) {
-            rank_[last_] = ++counter_;
-            demoted_at_ = w.last_issue;
-        }
+        if (!w.resident || w.age != last_age_ || w.last_issue == demoted_at_) return;
+        demoted_at_ = w.last_issue;
+        rank_[last_] = w.yielded ? ++counter_ : -int64_t(w.age);  // back of the block, or its own place again
     }
 
     uint32_t window_;
     bool demote_;
     uint32_t starve_;                    // 0: off
+    bool greedy_;
     std::array<uint64_t, kMax> age_{};   // age + 1 of the warp whose rank is held (0: none)
     std::array<int64_t, kMax> rank_{};
     int64_t counter_ = 0;
@@ -116,8 +125,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Policy> make_cgy_policy(uint32_t window, bool yield_demotes, uint32_t starve_cycles) {
-    return std::make_unique<Cgy>(window, yield_demotes, starve_cycles);
+std::unique_ptr<Policy> make_cgy_policy(uint32_t window, bool yield_demotes, uint32_t starve_cycles, bool greedy) {
+    return std::make_unique<Cgy>(window, yield_demotes, starve_cycles, greedy);
 }
 
 }  // namespace simt::timing

@@ -17,7 +17,7 @@ std::unique_ptr<Policy> make_policy(const GpuConfig::Scheduler& spec) {
         case SchedPolicy::TwoLevel: return make_two_level_policy(spec.active_set);
         case SchedPolicy::Gty: return make_gty_policy();
         case SchedPolicy::Gtb: return make_gtb_policy();
-        case SchedPolicy::Cgy: return make_cgy_policy(spec.window, spec.yield_demotes, spec.starve_cycles);
+        case SchedPolicy::Cgy: return make_cgy_policy(spec.window, spec.yield_demotes, spec.starve_cycles, spec.greedy);
     }
     return make_gto_policy();
 }

@@ -61,7 +61,7 @@ std::unique_ptr<Policy> make_gto_policy();
 std::unique_ptr<Policy> make_two_level_policy(uint32_t active_set);
 std::unique_ptr<Policy> make_gty_policy();
 std::unique_ptr<Policy> make_gtb_policy();
-std::unique_ptr<Policy> make_cgy_policy(uint32_t window, bool yield_demotes, uint32_t starve_cycles);
+std::unique_ptr<Policy> make_cgy_policy(uint32_t window, bool yield_demotes, uint32_t starve_cycles, bool greedy = false);
 std::unique_ptr<Policy> make_policy(const GpuConfig::Scheduler& spec);
 
 }  // namespace simt::timing
