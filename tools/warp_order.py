@@ -56,11 +56,11 @@ def hardware():
     return out
 
 
-def simulate(mix, config, sets):
+def simulate(mix, simt_sim, config, sets):
     """{(sub-partition, rank): [6 issue cycles of the clock reads, from the first]}."""
     with tempfile.TemporaryDirectory() as tmp:
         tl, pc = os.path.join(tmp, "t.csv"), os.path.join(tmp, "pc.csv")
-        cmd = [os.path.join(ROOT, "build/simt-sim"), config, f"calib/sass/wo_{mix}.launch.isa", "--set", "sm.count=1",
+        cmd = [simt_sim, config, f"calib/sass/wo_{mix}.launch.isa", "--set", "sm.count=1",
                "--timeline", tl, "--csv", pc]
         for s in sets:
             cmd += ["--set", s]
@@ -117,13 +117,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog=__doc__.split("\n\n", 1)[1])
     ap.add_argument("--config", default="configs/h200.yaml")
+    ap.add_argument("--simt-sim", default=os.path.join(ROOT, "build/simt-sim"), help="the simulator (default: build/simt-sim)")
     ap.add_argument("--set", action="append", default=[], help="KEY=VALUE, as simt-sim --set (repeatable)")
     ap.add_argument("--mix", action="append", help="only these mixes (repeatable); default: all 16")
     ap.add_argument("--plot", help="PNG of the first mix's warps, hardware beside the simulator")
     ap.add_argument("-v", "--verbose", action="store_true", help="every warp of sub-partition 0")
     a = ap.parse_args()
-    if not os.path.exists(os.path.join(ROOT, "build/simt-sim")):
-        fail("build/simt-sim not found: build first (README.md)")
+    if not os.path.exists(a.simt_sim):
+        fail(f"{a.simt_sim} not found: build first (README.md) or pass --simt-sim")
     hw = hardware()
     mixes = a.mix or list(hw)
     unknown = [m for m in mixes if m not in hw]
@@ -131,7 +132,7 @@ def main():
         fail(f"unknown mix {unknown[0]}; expected one of {', '.join(hw)}")
     errs = []
     for mix in mixes:
-        e, span, sim_span, rows = compare(hw[mix], simulate(mix, a.config, a.set))
+        e, span, sim_span, rows = compare(hw[mix], simulate(mix, a.simt_sim, a.config, a.set))
         errs.append(e)
         print(f"{mix:24s} error {100 * e:5.1f} %   kernel on one SM: H200 {span:6.0f}  simt-sim {sim_span:6d} cycles ({100 * (sim_span / span - 1):+.1f} %)")
         if a.verbose:
