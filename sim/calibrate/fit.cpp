@@ -5,13 +5,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <future>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 namespace simt::calib {
 namespace {
@@ -70,46 +68,118 @@ std::string current_value(const std::string& path, const Uniforms& sets, const s
     return n.as<std::string>();
 }
 
-// Simulated rows of one parameter's groups per value (each value simulated once, also when
-// several searches ask for it at the same time: the first simulates, the others wait for it).
+// The bounds of a numeric parameter's search from its starting value.
+std::pair<double, double> bounds(const FitParam& p, const std::string& start) {
+    const double x0 = std::strtod(start.c_str(), nullptr);
+    return {p.relative ? p.lo * x0 : p.lo, p.relative ? p.hi * x0 : p.hi};
+}
+
+bool same_rows(const UnitRows& a, const UnitRows& b) {
+    if (a.error || b.error || a.rows.size() != b.rows.size()) return false;
+    for (size_t i = 0; i < a.rows.size(); ++i)
+        if (a.rows[i].name != b.rows[i].name || a.rows[i].sim != b.rows[i].sim) return false;
+    return true;
+}
+
+// Simulated rows of one parameter's groups per value (each value assembled once, also when
+// several searches ask for it at the same time: the first assembles, the others wait for it).
+//
+// Each value simulates only the units (kernels) the parameter moves. find_moving() simulates
+// every unit at the starting value and at the probes (a number's two bounds: the simulator is a
+// monotone step function of these keys, so a kernel that neither extreme moves is one no value in
+// between moves); a unit whose rows are the same at all of them is frozen, and every later value
+// takes its rows from the start instead of simulating it. The frozen rows stay in the objective,
+// at the positions they had, so each value's loss, the folds (row i goes to fold i mod k) and the
+// 0.5 % improvement threshold are exactly what simulating every unit would give: the searches visit
+// the same values and pick the same one. (Leaving the frozen rows out would give the same argmin
+// of the sum, but not the same mean or threshold.) A probe that fails (a bound the config's checks
+// refuse) freezes nothing. The test "a kernel outside a key's cases does not move" checks this.
 class Evaluator {
 public:
     Evaluator(const std::string& root, const Measurements& m, const std::string& base, const Uniforms& sets,
-              const FitParam& p)
-        : root_(root), m_(m), base_(base), sets_(sets), p_(p) {}
+              const FitParam& p, RowCache& cache)
+        : root_(root), m_(m), base_(base), sets_(sets), p_(p), cache_(cache) {}
+
+    void find_moving(const std::string& start, const std::vector<std::string>& probes) {
+        start_ = simulate(start, /*every_unit=*/true);
+        for (const UnitRows& u : start_)
+            if (u.error) std::rethrow_exception(u.error);
+        moving_.assign(start_.size(), probes.empty());
+        for (const std::string& v : probes) {
+            std::vector<UnitRows> at;
+            try {
+                at = simulate(v, true);
+            } catch (const simt::Error&) {
+                moving_.assign(start_.size(), true);
+                return;
+            }
+            for (size_t i = 0; i < at.size(); ++i)
+                if (!same_rows(at[i], start_[i])) moving_[i] = true;
+        }
+    }
     const std::vector<Row>& rows(const std::string& value) {
         std::shared_future<std::vector<Row>> f;
         std::promise<std::vector<Row>> mine;
         {
             std::lock_guard<std::mutex> lock(mutex_);
-            auto it = cache_.find(value);
-            if (it == cache_.end()) it = cache_.emplace(value, mine.get_future().share()).first;
+            auto it = values_.find(value);
+            if (it == values_.end()) it = values_.emplace(value, mine.get_future().share()).first;
             else f = it->second;
         }
         if (f.valid()) return f.get();
         try {
-            Uniforms s = sets_;
-            s.push_back(p_.key + "=" + value);
-            mine.set_value(evaluate(root_, m_, base_, s, p_.groups));
+            std::vector<Row> rows;
+            for (const UnitRows& u : simulate(value, false)) {
+                if (u.error) std::rethrow_exception(u.error);
+                rows.insert(rows.end(), u.rows.begin(), u.rows.end());
+            }
+            mine.set_value(std::move(rows));
         } catch (...) {
             mine.set_exception(std::current_exception());
         }
         std::lock_guard<std::mutex> lock(mutex_);
-        return cache_.at(value).get();
+        return values_.at(value).get();
     }
     size_t evaluations() {
         std::lock_guard<std::mutex> lock(mutex_);
-        return cache_.size();
+        return values_.size();
     }
+    const std::vector<Unit>& units() const { return units_; }
+    const std::vector<bool>& moving() const { return moving_; }
 
 private:
+    // Every unit's rows at `value`: simulated (through the cache) for the moving ones, or all of
+    // them (`every_unit`), the start's for the frozen ones.
+    std::vector<UnitRows> simulate(const std::string& value, bool every_unit) {
+        Uniforms s = sets_;
+        s.push_back(p_.key + "=" + value);
+        Context proto;
+        proto.root = root_;
+        proto.hw = m_;
+        proto.cfg = Configs::load(base_, s);
+        proto.verbose = false;
+        if (units_.empty() && every_unit) units_ = list_units(proto, p_.groups);
+        std::vector<Unit> run;
+        for (size_t i = 0; i < units_.size(); ++i)
+            if (every_unit || moving_[i]) run.push_back(units_[i]);
+        std::vector<UnitRows> got = run_units(proto, run, &cache_, config_key(base_, s));
+        if (every_unit) return got;
+        std::vector<UnitRows> out;
+        for (size_t i = 0, j = 0; i < units_.size(); ++i) out.push_back(moving_[i] ? got[j++] : start_[i]);
+        return out;
+    }
+
     const std::string& root_;
     const Measurements& m_;
     const std::string& base_;
     const Uniforms& sets_;
     const FitParam& p_;
+    RowCache& cache_;
+    std::vector<Unit> units_;
+    std::vector<UnitRows> start_;
+    std::vector<bool> moving_;
     std::mutex mutex_;
-    std::map<std::string, std::shared_future<std::vector<Row>>> cache_;
+    std::map<std::string, std::shared_future<std::vector<Row>>> values_;
 };
 
 // The best value for the rows `sel` selects (ties: the value tried first, the start first).
@@ -128,7 +198,7 @@ std::string best_value(Evaluator& ev, const FitParam& p, const std::string& star
         return best;
     }
     const double x0 = std::strtod(start.c_str(), nullptr);
-    const double lo = p.relative ? p.lo * x0 : p.lo, hi = p.relative ? p.hi * x0 : p.hi;
+    const auto [lo, hi] = bounds(p, start);
     nlopt::opt opt(nlopt::LN_SBPLX, 1);
     opt.set_lower_bounds(lo);
     opt.set_upper_bounds(hi);
@@ -150,11 +220,18 @@ std::string best_value(Evaluator& ev, const FitParam& p, const std::string& star
 }
 
 ParamReport fit_param(const std::string& root, const Measurements& m, const std::string& base, const Uniforms& sets,
-                      const FitParam& p, const FitOptions& o) {
-    Evaluator ev(root, m, base, sets, p);
+                      const FitParam& p, const FitOptions& o, RowCache& cache) {
+    Evaluator ev(root, m, base, sets, p, cache);
     ParamReport r;
     r.key = p.key;
     r.before = current_value(base, sets, p.key);
+    // Choices: the search enumerates every one anyway, so no probe (every unit moves).
+    std::vector<std::string> probes;
+    if (p.kind != FitParam::Kind::Choice) {
+        const auto [lo, hi] = bounds(p, r.before);
+        probes = {value_text(p, lo), value_text(p, hi)};
+    }
+    ev.find_moving(r.before, probes);
     const Selection all;
     r.rows = ev.rows(r.before).size();
     // The full search and each fold's search run at once (each sees the values it asks for in
@@ -187,9 +264,13 @@ ParamReport fit_param(const std::string& root, const Measurements& m, const std:
         r.after = r.before;
         r.err_after = r.err_before;
     }
-    if (o.log)
+    if (o.log) {
+        std::string moved;
+        for (size_t i = 0; i < ev.units().size(); ++i)
+            if (ev.moving()[i]) moved += (moved.empty() ? "" : " ") + ev.units()[i].name();
         o.log(p.key + ": " + r.before + " -> " + r.after + " (" + std::to_string(ev.evaluations()) +
-              " simulated values)");
+              " values; kernels it moves: " + (moved.empty() ? "none" : moved) + ")");
+    }
     return r;
 }
 
@@ -219,44 +300,11 @@ std::vector<FitParam> default_fit_params() {
     };
 }
 
-namespace {
-
-// A unit of evaluate()'s work: one group, restricted to one of its kernels (`only`) or whole.
-struct Unit {
-    const Group* group;
-    std::string only;
-};
-
-// The units of `g`: one per kernel it would run, in its order, when each kernel's rows come
-// together; the whole group otherwise (a kernel named twice apart, or none named).
-void add_units(const Group& g, const Context& proto, std::vector<Unit>& units) {
-    Context probe;
-    probe.root = proto.root;
-    probe.sass = proto.sass;
-    probe.hw = proto.hw;
-    probe.cfg = proto.cfg;
-    probe.verbose = false;
-    std::vector<std::string> names;
-    probe.units = &names;
-    g.run(probe);
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-    std::vector<std::string> sorted = names;
-    std::sort(sorted.begin(), sorted.end());
-    if (names.empty() || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-        units.push_back({&g, ""});
-        return;
-    }
-    for (const auto& n : names) units.push_back({&g, n});
-}
-
-}  // namespace
-
-// Groups are independent simulations, and so are the kernels of a group: each unit runs in its
-// own thread with its own context, and the rows are joined in the groups' order, so the result
-// is the same for any number of cores.
+// The units run in parallel (row_cache.cpp) and their rows are joined in the groups' order, so
+// the result is the same for any number of cores.
 std::vector<Row> evaluate(const std::string& root, const Measurements& m, const std::string& base_path,
                           const Uniforms& sets, const std::vector<std::string>& groups, bool sass,
-                          std::vector<std::string>* failed) {
+                          std::vector<std::string>* failed, RowCache* cache) {
     check_group_names(groups);
     Context proto;
     proto.root = root;
@@ -264,43 +312,20 @@ std::vector<Row> evaluate(const std::string& root, const Measurements& m, const 
     proto.hw = m;
     proto.cfg = Configs::load(base_path, sets);
     proto.verbose = false;
-    const std::vector<Group> all = all_groups();
-    std::vector<Unit> units;
-    for (const Group& g : all)
-        if (groups.empty() || std::count(groups.begin(), groups.end(), g.name) ||
-            std::count(groups.begin(), groups.end(), g.set))
-            add_units(g, proto, units);
-    std::vector<Context> ctx(units.size());
-    std::vector<std::exception_ptr> errors(units.size());
-    auto work = [&](size_t i) {
-        try {
-            ctx[i] = proto;
-            ctx[i].only = units[i].only;
-            units[i].group->run(ctx[i]);
-        } catch (...) {
-            errors[i] = std::current_exception();
-        }
-    };
-    size_t threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(units.size())));
-    std::atomic<size_t> next{0};
-    std::vector<std::thread> pool;
-    for (size_t t = 0; t < threads; ++t)
-        pool.emplace_back([&] {
-            for (size_t i; (i = next++) < units.size();) work(i);
-        });
-    for (auto& t : pool) t.join();
+    const std::vector<Unit> units = list_units(proto, groups);
+    const std::vector<UnitRows> got = run_units(proto, units, cache, cache ? config_key(base_path, sets) : "");
     std::vector<Row> rows;
     for (size_t i = 0; i < units.size(); ++i) {
-        if (errors[i] && failed) {
+        if (got[i].error && failed) {
             try {
-                std::rethrow_exception(errors[i]);
+                std::rethrow_exception(got[i].error);
             } catch (const simt::Error& e) {
-                failed->push_back((units[i].only.empty() ? units[i].group->name : units[i].only) + ": " + e.what());
+                failed->push_back(units[i].name() + ": " + e.what());
                 continue;
             }
         }
-        if (errors[i]) std::rethrow_exception(errors[i]);
-        rows.insert(rows.end(), ctx[i].rows.begin(), ctx[i].rows.end());
+        if (got[i].error) std::rethrow_exception(got[i].error);
+        rows.insert(rows.end(), got[i].rows.begin(), got[i].rows.end());
     }
     return rows;
 }
@@ -323,6 +348,8 @@ bool shares_group(const FitParam& a, const FitParam& b) {
 
 FitResult fit(const std::string& root, const Measurements& m, const std::string& base_path, const Uniforms& sets,
               const std::vector<FitParam>& params, const FitOptions& options) {
+    RowCache own;
+    RowCache& cache = options.cache ? *options.cache : own;
     // Keys the measurements fixed are not fitted; the rest start in the first pass.
     std::vector<const FitParam*> todo;
     for (const FitParam& p : params)
@@ -335,7 +362,7 @@ FitResult fit(const std::string& root, const Measurements& m, const std::string&
         for (const FitParam* p : todo) {
             Uniforms current = sets;
             for (const auto& [k, v] : fitted) current.push_back(k + "=" + v);
-            ParamReport r = fit_param(root, m, base_path, current, *p, options);
+            ParamReport r = fit_param(root, m, base_path, current, *p, options, cache);
             if (r.after != r.before) changed.push_back(p), fitted[p->key] = r.after;
             // The report starts where the first pass started (a key back at its start shows the
             // error of its last pass, before and after: another key moved it).

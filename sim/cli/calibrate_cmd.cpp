@@ -183,6 +183,7 @@ int run_calibrate(const CalOptions& o) {
     simt::load_config(o.base, as_sets(d.settings));  // every measured value passes the config's checks
 
     std::vector<Setting> all = d.settings;
+    RowCache cache;  // the fit's and the tables' simulations: none twice on one config
     if (!o.no_fit) {
         std::vector<FitParam> params;
         for (const auto& p : default_fit_params())
@@ -192,15 +193,18 @@ int run_calibrate(const CalOptions& o) {
         fo.budget = o.budget;
         fo.rounds = o.rounds;
         fo.log = [](const std::string& s) { std::fprintf(stderr, "calibrate: %s\n", s.c_str()); };
+        fo.cache = &cache;
         FitResult f = fit(o.root, m, o.base, as_sets(d.settings), params, fo);
         print_fit(f);
         all.insert(all.end(), f.settings.begin(), f.settings.end());
     }
     std::fflush(stdout);
     std::vector<std::string> failed;
-    std::vector<Row> before = evaluate(o.root, m, o.base, {}, o.groups, o.sass, &failed);
+    std::vector<Row> before = evaluate(o.root, m, o.base, {}, o.groups, o.sass, &failed, &cache);
     for (const auto& f : failed) std::fprintf(stderr, "calibrate: the base config cannot run %s\n", f.c_str());
-    print_table(before, evaluate(o.root, m, o.base, as_sets(all), o.groups, o.sass));
+    print_table(before, evaluate(o.root, m, o.base, as_sets(all), o.groups, o.sass, nullptr, &cache));
+    std::fprintf(stderr, "calibrate: %zu kernel runs simulated, %zu taken from earlier runs on the same config\n",
+                 cache.simulated(), cache.hits());
     warn_unused(o.root, m);
     if (o.dry_run) return 0;
 
