@@ -219,19 +219,21 @@ std::string best_value(Evaluator& ev, const FitParam& p, const std::string& star
     return best;
 }
 
+// A number's probes are its bounds; choices have none (the search enumerates every one anyway,
+// so every unit moves).
+std::vector<std::string> probes(const FitParam& p, const std::string& start) {
+    if (p.kind == FitParam::Kind::Choice) return {};
+    const auto [lo, hi] = bounds(p, start);
+    return {value_text(p, lo), value_text(p, hi)};
+}
+
 ParamReport fit_param(const std::string& root, const Measurements& m, const std::string& base, const Uniforms& sets,
                       const FitParam& p, const FitOptions& o, RowCache& cache) {
     Evaluator ev(root, m, base, sets, p, cache);
     ParamReport r;
     r.key = p.key;
     r.before = current_value(base, sets, p.key);
-    // Choices: the search enumerates every one anyway, so no probe (every unit moves).
-    std::vector<std::string> probes;
-    if (p.kind != FitParam::Kind::Choice) {
-        const auto [lo, hi] = bounds(p, r.before);
-        probes = {value_text(p, lo), value_text(p, hi)};
-    }
-    ev.find_moving(r.before, probes);
+    ev.find_moving(r.before, probes(p, r.before));
     const Selection all;
     r.rows = ev.rows(r.before).size();
     // The full search and each fold's search run at once (each sees the values it asks for in
@@ -328,6 +330,18 @@ std::vector<Row> evaluate(const std::string& root, const Measurements& m, const 
         rows.insert(rows.end(), got[i].rows.begin(), got[i].rows.end());
     }
     return rows;
+}
+
+KeyCases key_cases(const std::string& root, const Measurements& m, const std::string& base_path, const Uniforms& sets,
+                   const FitParam& p, RowCache* cache) {
+    RowCache own;
+    Evaluator ev(root, m, base_path, sets, p, cache ? *cache : own);
+    const std::string start = current_value(base_path, sets, p.key);
+    ev.find_moving(start, probes(p, start));
+    KeyCases k;
+    for (const Unit& u : ev.units()) k.kernels.push_back(u.name());
+    k.moves = ev.moving();
+    return k;
 }
 
 double rms_log_error_pct(const std::vector<Row>& rows) { return 100 * std::sqrt(loss(rows, Selection{})); }

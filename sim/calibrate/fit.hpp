@@ -81,6 +81,15 @@ std::vector<Row> evaluate(const std::string& root, const Measurements& m, const 
                           const Uniforms& sets, const std::vector<std::string>& groups, bool sass = false,
                           std::vector<std::string>* failed = nullptr, RowCache* cache = nullptr);
 
+// The units (kernels) of p's groups, and which of them the fit simulates: those whose rows change
+// between p's starting value and a probe (a number's bounds); the others keep the start's rows.
+struct KeyCases {
+    std::vector<std::string> kernels;
+    std::vector<bool> moves;
+};
+KeyCases key_cases(const std::string& root, const Measurements& m, const std::string& base_path, const Uniforms& sets,
+                   const FitParam& p, RowCache* cache = nullptr);
+
 // RMS of log(sim / hw) over rows, in %: 100 * sqrt(mean(log(sim/hw)^2)).
 double rms_log_error_pct(const std::vector<Row>& rows);
 

@@ -174,8 +174,14 @@ int run_calibrate(const CalOptions& o) {
     GpuConfig base = simt::load_config(o.base);
     if (!m.device().empty() && base.name.find(m.device()) == std::string::npos &&
         m.device().find(base.name) == std::string::npos)
+    {
         std::fprintf(stderr, "%s: warning: the measurements are of '%s', the base config describes '%s'\n",
                      o.csvs.front().c_str(), m.device().c_str(), base.name.c_str());
+        std::fprintf(stderr, "%s: warning: no row measures these structural keys; they stay %s's (start from the "
+                             "shipped config closest to your GPU, or --set them in the base first):\n",
+                     o.csvs.front().c_str(), o.base.c_str());
+        for (const auto& k : unmeasured_structure(base)) std::fprintf(stderr, "  %s\n", k.c_str());
+    }
     DirectResult d = direct_values(m, base);
     std::printf("measured values (%zu):\n", d.settings.size());
     for (const auto& s : d.settings) std::printf("  %-30s %-12s %s\n", s.key.c_str(), s.value.c_str(), s.provenance.c_str());
