@@ -84,38 +84,36 @@ bool same_rows(const UnitRows& a, const UnitRows& b) {
 // Simulated rows of one parameter's groups per value (each value assembled once, also when
 // several searches ask for it at the same time: the first assembles, the others wait for it).
 //
-// Each value simulates only the units (kernels) the parameter moves. find_moving() simulates
-// every unit at the starting value and at the probes (a number's two bounds: the simulator is a
-// monotone step function of these keys, so a kernel that neither extreme moves is one no value in
-// between moves); a unit whose rows are the same at all of them is frozen, and every later value
-// takes its rows from the start instead of simulating it. The frozen rows stay in the objective,
-// at the positions they had, so each value's loss, the folds (row i goes to fold i mod k) and the
-// 0.5 % improvement threshold are exactly what simulating every unit would give: the searches visit
-// the same values and pick the same one. (Leaving the frozen rows out would give the same argmin
-// of the sum, but not the same mean or threshold.) A probe that fails (a bound the config's checks
-// refuse) freezes nothing. The test "a kernel outside a key's cases does not move" checks this.
+// Each value simulates only the units (kernels) the parameter moves on that side of its start.
+// find_moving() simulates every unit at the starting value and at both bounds of a number: the
+// simulator is a monotone step function of these keys (a kernel's time moves one way only as a
+// rate or a cost grows), so a kernel whose rows are the same at the start and at a bound has
+// those rows at every value in between: it is frozen on that side, and a value there takes its
+// rows from the start instead of simulating it (a DRAM-bound gather does not see a faster L2
+// slice, but does see a slower one). The frozen rows stay in the objective, at the positions they
+// had, so each value's loss, the folds (row i goes to fold i mod k) and the 0.5 % improvement
+// threshold are exactly what simulating every unit would give: the searches visit the same values
+// and pick the same one. (Leaving the frozen rows out would give the same argmin of the sum, but
+// not the same mean or threshold.) What is frozen depends only on the start and the bounds, never
+// on the order the concurrent searches ask in, so the result is the same on any number of cores.
+// A probe that fails (a bound the config's checks refuse) freezes nothing on its side; choices are
+// enumerated by the search anyway and freeze nothing. The test "a kernel outside a key's cases
+// does not move" checks the rows of frozen kernels at values between the bounds.
 class Evaluator {
 public:
     Evaluator(const std::string& root, const Measurements& m, const std::string& base, const Uniforms& sets,
               const FitParam& p, RowCache& cache)
         : root_(root), m_(m), base_(base), sets_(sets), p_(p), cache_(cache) {}
 
-    void find_moving(const std::string& start, const std::vector<std::string>& probes) {
-        start_ = simulate(start, /*every_unit=*/true);
+    // `lo`, `hi`: the bounds of a number ("" for a choice).
+    void find_moving(const std::string& start, const std::string& lo, const std::string& hi) {
+        start_ = simulate(start, {});
         for (const UnitRows& u : start_)
             if (u.error) std::rethrow_exception(u.error);
-        moving_.assign(start_.size(), probes.empty());
-        for (const std::string& v : probes) {
-            std::vector<UnitRows> at;
-            try {
-                at = simulate(v, true);
-            } catch (const simt::Error&) {
-                moving_.assign(start_.size(), true);
-                return;
-            }
-            for (size_t i = 0; i < at.size(); ++i)
-                if (!same_rows(at[i], start_[i])) moving_[i] = true;
-        }
+        x0_ = std::strtod(start.c_str(), nullptr);
+        numeric_ = !lo.empty();
+        below_ = probe(lo);
+        above_ = probe(hi);
     }
     const std::vector<Row>& rows(const std::string& value) {
         std::shared_future<std::vector<Row>> f;
@@ -129,7 +127,7 @@ public:
         if (f.valid()) return f.get();
         try {
             std::vector<Row> rows;
-            for (const UnitRows& u : simulate(value, false)) {
+            for (const UnitRows& u : simulate(value, moving_at(value))) {
                 if (u.error) std::rethrow_exception(u.error);
                 rows.insert(rows.end(), u.rows.begin(), u.rows.end());
             }
@@ -145,12 +143,39 @@ public:
         return values_.size();
     }
     const std::vector<Unit>& units() const { return units_; }
-    const std::vector<bool>& moving() const { return moving_; }
+    std::vector<bool> moving() const {
+        std::vector<bool> m(below_.size());
+        for (size_t i = 0; i < m.size(); ++i) m[i] = below_[i] || above_[i];
+        return m;
+    }
+    const std::vector<bool>& below() const { return below_; }
+    const std::vector<bool>& above() const { return above_; }
 
 private:
-    // Every unit's rows at `value`: simulated (through the cache) for the moving ones, or all of
-    // them (`every_unit`), the start's for the frozen ones.
-    std::vector<UnitRows> simulate(const std::string& value, bool every_unit) {
+    // Which units a bound moves: those whose rows there differ from the start's (all of them for a
+    // choice, or when the bound cannot be simulated).
+    std::vector<bool> probe(const std::string& bound) {
+        std::vector<bool> moves(start_.size(), true);
+        if (bound.empty()) return moves;
+        std::vector<UnitRows> at;
+        try {
+            at = simulate(bound, moves);
+        } catch (const simt::Error&) {
+            return moves;
+        }
+        for (size_t i = 0; i < at.size(); ++i) moves[i] = !same_rows(at[i], start_[i]);
+        return moves;
+    }
+    std::vector<bool> moving_at(const std::string& value) const {
+        if (!numeric_) return below_;
+        const double x = std::strtod(value.c_str(), nullptr);
+        if (x < x0_) return below_;
+        if (x > x0_) return above_;
+        return std::vector<bool>(below_.size(), false);
+    }
+    // Every unit's rows at `value`: simulated (through the cache) where `run` marks it, the start's
+    // elsewhere. The first call (the start) lists the units and simulates them all.
+    std::vector<UnitRows> simulate(const std::string& value, std::vector<bool> run) {
         Uniforms s = sets_;
         s.push_back(p_.key + "=" + value);
         Context proto;
@@ -158,14 +183,19 @@ private:
         proto.hw = m_;
         proto.cfg = Configs::load(base_, s);
         proto.verbose = false;
-        if (units_.empty() && every_unit) units_ = list_units(proto, p_.groups);
-        std::vector<Unit> run;
+        const bool first = start_.empty() && units_.empty();
+        if (first) {
+            units_ = list_units(proto, p_.groups);
+            run.assign(units_.size(), true);
+        }
+        std::vector<Unit> todo;
+        std::vector<double> seconds;  // the start's simulation times (none at the start)
         for (size_t i = 0; i < units_.size(); ++i)
-            if (every_unit || moving_[i]) run.push_back(units_[i]);
-        std::vector<UnitRows> got = run_units(proto, run, &cache_, config_key(base_, s));
-        if (every_unit) return got;
+            if (run[i]) todo.push_back(units_[i]), seconds.push_back(first ? 0 : start_[i].seconds);
+        std::vector<UnitRows> got = run_units(proto, todo, &cache_, config_key(base_, s), &seconds);
+        if (first) return got;
         std::vector<UnitRows> out;
-        for (size_t i = 0, j = 0; i < units_.size(); ++i) out.push_back(moving_[i] ? got[j++] : start_[i]);
+        for (size_t i = 0, j = 0; i < units_.size(); ++i) out.push_back(run[i] ? got[j++] : start_[i]);
         return out;
     }
 
@@ -177,7 +207,9 @@ private:
     RowCache& cache_;
     std::vector<Unit> units_;
     std::vector<UnitRows> start_;
-    std::vector<bool> moving_;
+    std::vector<bool> below_, above_;  // unit i moves between the lower bound (the upper) and the start
+    double x0_ = 0;
+    bool numeric_ = false;
     std::mutex mutex_;
     std::map<std::string, std::shared_future<std::vector<Row>>> values_;
 };
@@ -221,8 +253,8 @@ std::string best_value(Evaluator& ev, const FitParam& p, const std::string& star
 
 // A number's probes are its bounds; choices have none (the search enumerates every one anyway,
 // so every unit moves).
-std::vector<std::string> probes(const FitParam& p, const std::string& start) {
-    if (p.kind == FitParam::Kind::Choice) return {};
+std::pair<std::string, std::string> probes(const FitParam& p, const std::string& start) {
+    if (p.kind == FitParam::Kind::Choice) return {"", ""};
     const auto [lo, hi] = bounds(p, start);
     return {value_text(p, lo), value_text(p, hi)};
 }
@@ -233,7 +265,8 @@ ParamReport fit_param(const std::string& root, const Measurements& m, const std:
     ParamReport r;
     r.key = p.key;
     r.before = current_value(base, sets, p.key);
-    ev.find_moving(r.before, probes(p, r.before));
+    const auto [lo, hi] = probes(p, r.before);
+    ev.find_moving(r.before, lo, hi);
     const Selection all;
     r.rows = ev.rows(r.before).size();
     // The full search and each fold's search run at once (each sees the values it asks for in
@@ -244,7 +277,7 @@ ParamReport fit_param(const std::string& root, const Measurements& m, const std:
     for (int f = 0; f <= folds; ++f)
         searches.push_back(std::async(std::launch::async, [&, f] {
             Selection sel = f == folds ? all : Selection{o.folds, f, false};
-            best[size_t(f)] = best_value(ev, p, r.before, sel, o.budget);
+            best[size_t(f)] = best_value(ev, p, r.before, sel, p.full_chip ? o.full_chip_budget : o.budget);
         }));
     for (auto& s : searches) s.get();
     r.after = best[size_t(folds)];
@@ -293,12 +326,13 @@ std::vector<FitParam> default_fit_params() {
          "DRAM pin bandwidth (fitted only without the device's memory clock and bus width)", true},
         {"memory.dram_fetch_bytes", K::Choice, 0, 0, {"32", "64"}, {"strides"}, "DRAM read granularity"},
         {"memory.dram.row_miss_bytes", K::Real, 0, 128, {}, {"strides"}, "cost of opening a DRAM row chunk"},
-        {"memory.l2_slices.sectors_per_cycle", K::Real, 0.2, 4, {}, {"gathers"}, "sectors per L2 slice per cycle"},
+        {"memory.l2_slices.sectors_per_cycle", K::Real, 0.2, 4, {}, {"gathers"}, "sectors per L2 slice per cycle", false, true},
         {"memory.stores.partial_sector_cycles", K::Real, 0, 8, {}, {"gathers"},
-         "extra slice cycles of a byte-masked store sector"},
+         "extra slice cycles of a byte-masked store sector", false, true},
         {"memory.atomics.same_address_cycles", K::Real, 0.25, 8, {}, {"atomics"},
-         "cycles per lane operation on one address"},
-        {"memory.atomics.sector_cycles", K::Real, 0.25, 8, {}, {"atomics"}, "atomic unit cycles per 32 B sector"},
+         "cycles per lane operation on one address", false, true},
+        {"memory.atomics.sector_cycles", K::Real, 0.25, 8, {}, {"atomics"}, "atomic unit cycles per 32 B sector", false,
+         true},
     };
 }
 
@@ -337,10 +371,13 @@ KeyCases key_cases(const std::string& root, const Measurements& m, const std::st
     RowCache own;
     Evaluator ev(root, m, base_path, sets, p, cache ? *cache : own);
     const std::string start = current_value(base_path, sets, p.key);
-    ev.find_moving(start, probes(p, start));
+    const auto [lo, hi] = probes(p, start);
+    ev.find_moving(start, lo, hi);
     KeyCases k;
     for (const Unit& u : ev.units()) k.kernels.push_back(u.name());
     k.moves = ev.moving();
+    k.below = ev.below();
+    k.above = ev.above();
     return k;
 }
 

@@ -39,6 +39,8 @@ struct FitParam {
     std::vector<std::string> groups;       // comparison groups (comparisons.hpp) it moves
     std::string why;                       // one line for the report
     bool relative = false;                 // lo, hi are factors of the starting value
+    bool full_chip = false;                // its kernels are full-chip simulations (20-60 s a value):
+                                           // searched with FitOptions::full_chip_budget
 };
 
 // The parameters `simt-sim calibrate` fits by default (documented in README.md).
@@ -47,6 +49,9 @@ std::vector<FitParam> default_fit_params();
 struct FitOptions {
     int folds = 3;        // k of the k-fold cross-validation (< 2: none)
     int budget = 12;      // simulated values per numeric parameter and fit
+    int full_chip_budget = 6;  // the same for a full_chip parameter: its search's first values (a
+                               // search with a smaller budget visits a prefix of the values it
+                               // would visit with a larger one, and keeps the best of them)
     int rounds = 2;       // passes of coordinate descent: a pass after the first re-fits the keys
                           // that share a group with a key the previous pass changed
     std::function<void(const std::string&)> log;  // progress lines (may be empty)
@@ -81,11 +86,12 @@ std::vector<Row> evaluate(const std::string& root, const Measurements& m, const 
                           const Uniforms& sets, const std::vector<std::string>& groups, bool sass = false,
                           std::vector<std::string>* failed = nullptr, RowCache* cache = nullptr);
 
-// The units (kernels) of p's groups, and which of them the fit simulates: those whose rows change
-// between p's starting value and a probe (a number's bounds); the others keep the start's rows.
+// The units (kernels) of p's groups, and which of them the fit simulates: below the start, those
+// whose rows at the lower bound differ from the start's; above it, the same with the upper bound
+// (a choice: all). The others keep the start's rows.
 struct KeyCases {
     std::vector<std::string> kernels;
-    std::vector<bool> moves;
+    std::vector<bool> moves, below, above;  // moves = below or above
 };
 KeyCases key_cases(const std::string& root, const Measurements& m, const std::string& base_path, const Uniforms& sets,
                    const FitParam& p, RowCache* cache = nullptr);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 namespace simt::calib {
@@ -86,10 +87,11 @@ std::vector<Unit> list_units(const Context& proto, const std::vector<std::string
 // Groups are independent simulations, and so are the kernels of a group: each unit runs in its
 // own thread with its own context.
 std::vector<UnitRows> run_units(const Context& proto, const std::vector<Unit>& units, RowCache* cache,
-                                const std::string& config) {
+                                const std::string& config, const std::vector<double>* seconds) {
     std::vector<UnitRows> out(units.size());
     auto simulate = [&](size_t i) {
         UnitRows r;
+        const auto t0 = std::chrono::steady_clock::now();
         try {
             Context c = proto;
             c.only = units[i].only;
@@ -98,8 +100,13 @@ std::vector<UnitRows> run_units(const Context& proto, const std::vector<Unit>& u
         } catch (...) {
             r.error = std::current_exception();
         }
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return r;
     };
+    std::vector<size_t> order(units.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    if (seconds && seconds->size() == units.size())
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return (*seconds)[a] > (*seconds)[b]; });
     auto work = [&](size_t i) {
         out[i] = cache ? cache->get(config, units[i], proto.sass, [&] { return simulate(i); }) : simulate(i);
     };
@@ -108,7 +115,7 @@ std::vector<UnitRows> run_units(const Context& proto, const std::vector<Unit>& u
     std::vector<std::thread> pool;
     for (size_t t = 0; t < threads; ++t)
         pool.emplace_back([&] {
-            for (size_t i; (i = next++) < units.size();) work(i);
+            for (size_t n; (n = next++) < units.size();) work(order[n]);
         });
     for (auto& t : pool) t.join();
     return out;

@@ -33,6 +33,7 @@ struct Unit {
 struct UnitRows {
     std::vector<Row> rows;
     std::exception_ptr error;
+    double seconds = 0;  // how long its simulation took (orders later runs' work; never a result)
 };
 
 // Contract: one cache serves one set of measurements and one root (the key leaves them out).
@@ -56,8 +57,10 @@ std::string config_key(const std::string& path, const Uniforms& sets);
 std::vector<Unit> list_units(const Context& proto, const std::vector<std::string>& groups);
 
 // Runs `units` on proto's config, all cores, through `cache` when given (`config` is the cache key).
-// The result is in the units' order whatever the number of cores.
+// `seconds`, when given, is each unit's earlier simulation time: the longest start first, so that
+// the last to finish is a short one (the rows do not depend on it). The result is in the units'
+// order whatever the number of cores and the order they ran in.
 std::vector<UnitRows> run_units(const Context& proto, const std::vector<Unit>& units, RowCache* cache,
-                                const std::string& config);
+                                const std::string& config, const std::vector<double>* seconds = nullptr);
 
 }  // namespace simt::calib

@@ -56,7 +56,7 @@ struct CalOptions {
     bool sass = false;
     std::vector<std::string> csvs, groups, only_fit;
     bool dry_run = false, no_fit = false;
-    int folds = 3, budget = 12, rounds = 2;
+    int folds = 3, budget = 12, full_chip_budget = 6, rounds = 2;
 };
 
 bool parse(int argc, char** argv, CalOptions& o) {
@@ -69,6 +69,8 @@ bool parse(int argc, char** argv, CalOptions& o) {
         ("fit", po::value(&o.only_fit)->composing(), "fit only this key (repeatable; default: every fitted key)")
         ("folds", po::value(&o.folds)->default_value(3), "k of the k-fold cross-validation (0: none)")
         ("budget", po::value(&o.budget)->default_value(12), "simulated values per numeric parameter and fit")
+        ("full-chip-budget", po::value(&o.full_chip_budget)->default_value(6),
+         "the same for the keys fitted on full-chip gathers, scatters and atomics (L2 slice rate, partial stores, atomic costs: 20-60 s a value)")
         ("rounds", po::value(&o.rounds)->default_value(2), "passes of the fit (a pass after the first re-fits the keys sharing cases with a key the last pass moved)")
         ("table", po::value(&o.groups)->composing(),
          "comparison set or group for the before/after table (repeatable; default: base)")
@@ -97,6 +99,7 @@ bool parse(int argc, char** argv, CalOptions& o) {
     if (o.out.empty() && !o.dry_run) throw simt::Error("calibrate: expected -o OUT.yaml (or --dry-run)");
     if (o.folds < 0 || o.folds == 1 || o.folds > 20) throw simt::Error("--folds must be 0 or 2..20");
     if (o.budget < 2 || o.budget > 200) throw simt::Error("--budget must be 2..200");
+    if (o.full_chip_budget < 2 || o.full_chip_budget > 200) throw simt::Error("--full-chip-budget must be 2..200");
     if (o.rounds < 1 || o.rounds > 10) throw simt::Error("--rounds must be 1..10");
     if (o.groups.empty()) o.groups = {"base"};
     return true;
@@ -197,6 +200,7 @@ int run_calibrate(const CalOptions& o) {
         FitOptions fo;
         fo.folds = o.folds;
         fo.budget = o.budget;
+        fo.full_chip_budget = o.full_chip_budget;
         fo.rounds = o.rounds;
         fo.log = [](const std::string& s) { std::fprintf(stderr, "calibrate: %s\n", s.c_str()); };
         fo.cache = &cache;
