@@ -375,3 +375,23 @@ TEST_CASE("calibrate: the structural keys no row measures are listed with the ba
     CHECK_THAT(s[2], Catch::StartsWith("memory.l2_slices.partitions = "));
     CHECK_THAT(s[3], Catch::StartsWith("pipes.*.datapaths (the datapath table) = fma: "));
 }
+
+// Hidden (about five minutes: the probes simulate the full-chip gathers, scatters and atomics at
+// both bounds): ctest runs it as calibrate.declared_kernels in the Release build.
+TEST_CASE("calibrate: the full-chip keys' declared kernels are the ones the probes find", "[.declared]") {
+    Measurements m;
+    m.read(source("calib/results/portable/calib.csv"));
+    RowCache cache;
+    for (FitParam p : default_fit_params()) {
+        if (p.kernels.empty()) continue;
+        INFO(p.key);
+        std::vector<std::string> declared = p.kernels, found;
+        p.kernels.clear();
+        const KeyCases k = key_cases(SIMT_SOURCE_DIR, m, source("configs/h200.yaml"), {}, p, &cache);
+        for (size_t i = 0; i < k.kernels.size(); ++i)
+            if (k.moves[i]) found.push_back(k.kernels[i]);
+        std::sort(declared.begin(), declared.end());
+        std::sort(found.begin(), found.end());
+        CHECK(found == declared);
+    }
+}

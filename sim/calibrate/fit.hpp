@@ -41,6 +41,7 @@ struct FitParam {
     bool relative = false;                 // lo, hi are factors of the starting value
     bool full_chip = false;                // its kernels are full-chip simulations (20-60 s a value):
                                            // searched with FitOptions::full_chip_budget
+    std::vector<std::string> kernels = {}; // the kernels of its groups it moves (empty: the probes find them)
 };
 
 // The parameters `simt-sim calibrate` fits by default (documented in README.md).
