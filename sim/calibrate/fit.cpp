@@ -255,10 +255,7 @@ std::string best_value(Evaluator& ev, const FitParam& p, const std::string& star
     opt.set_lower_bounds(lo);
     opt.set_upper_bounds(hi);
     opt.set_maxeval(budget);
-    // A full-chip key searches near its start first (an eighth of it, not of its range: each value
-    // is 20-60 s of simulation, and the slower the slice or the atomic unit, the longer the
-    // simulation); Sbplx widens its steps while they pay.
-    opt.set_initial_step(p.full_chip && x0 > 0 ? std::min(x0 / 8, (hi - lo) / 8) : (hi - lo) / 8);
+    opt.set_initial_step((hi - lo) / 8);
     opt.set_xtol_abs(p.kind == FitParam::Kind::Integer ? 0.5 : 1e-4 * (hi - lo));
     auto f = [&](const std::vector<double>& x) { return consider(value_text(p, x[0])); };
     using F = decltype(f);
