@@ -45,8 +45,8 @@ cross-validation so you see whether the fit generalises. A key the CSV measures 
 fitted. The output keeps BASE's layout and comments; each changed value's comment says where
 it came from. Run from the repository root (or pass --root): the twins are calib/traces/*.isa.
 
-How long: the base set (calib_h200.csv) about a minute on 2 cores; a whole run.sh CSV, whose
-loaded, contention and atomic kernels are full-chip simulations, longer (see README.md).
+How long: the base set (calib_h200.csv) about 30 s on 2 cores; a whole run.sh CSV, whose
+contention and atomic kernels are full-chip simulations, about 700 s of CPU (see README.md).
 Simulations run on all cores; the result does not depend on their number.
 
 options)";
