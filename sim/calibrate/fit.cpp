@@ -119,13 +119,13 @@ public:
             above_ = below_;
             x0_ = std::strtod(start.c_str(), nullptr);
             numeric_ = false;
-            start_ = simulate(start, all);
+            start_ = simulate(start, all, false);
             for (const UnitRows& u : start_)
                 if (u.error) std::rethrow_exception(u.error);
             return;
         }
-        auto at = [&](const std::string& v) {
-            return std::async(std::launch::async, [this, v, &all] { return simulate(v, all); });
+        auto at = [&](const std::string& v) {  // (reads no start_: it is written meanwhile)
+            return std::async(std::launch::async, [this, v, &all] { return simulate(v, all, false); });
         };
         auto s = at(start);
         std::future<std::vector<UnitRows>> l, h;
@@ -205,14 +205,15 @@ private:
         return c;
     }
     // Every unit's rows at `value`: simulated (through the cache) where `run` marks it, the start's
-    // elsewhere (at the start and the probes, `run` marks every unit).
-    std::vector<UnitRows> simulate(const std::string& value, const std::vector<bool>& run) {
+    // elsewhere (at the start and the probes, `run` marks every unit and `after_start` is false:
+    // start_ is not read).
+    std::vector<UnitRows> simulate(const std::string& value, const std::vector<bool>& run, bool after_start = true) {
         Uniforms s = sets_;
         s.push_back(p_.key + "=" + value);
         std::vector<Unit> todo;
         std::vector<double> seconds;  // the start's simulation times, when known
         for (size_t i = 0; i < units_.size(); ++i)
-            if (run[i]) todo.push_back(units_[i]), seconds.push_back(start_.empty() ? 0 : start_[i].seconds);
+            if (run[i]) todo.push_back(units_[i]), seconds.push_back(after_start ? start_[i].seconds : 0);
         std::vector<UnitRows> got = run_units(proto(value), todo, &cache_, config_key(base_, s), &seconds);
         std::vector<UnitRows> out;
         for (size_t i = 0, j = 0; i < units_.size(); ++i) out.push_back(run[i] ? got[j++] : start_[i]);
