@@ -306,3 +306,94 @@ TEST_CASE("calibrate: a twin the base config cannot run is listed, the other row
     CHECK(std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.name == "lat_ffma.latency_per_ptx_op"; }));
     CHECK_THROWS_AS(evaluate(SIMT_SOURCE_DIR, m, source("configs/rtx4060.yaml"), {}, {"latency"}), simt::Error);
 }
+
+TEST_CASE("calibrate: a kernel outside a key's cases does not move when the key moves", "[calibrate]") {
+    Measurements m;
+    m.read(source("calib/results/calib_h200.csv"));
+    const std::string base = source("configs/h200.yaml");
+    // The DRAM row cost on the strided reads and on the register-bank kernels (no DRAM access).
+    FitParam p{"memory.dram.row_miss_bytes", FitParam::Kind::Real, 0, 128, {}, {"ipc", "strides"}, "test"};
+    RowCache cache;
+    const KeyCases k = key_cases(SIMT_SOURCE_DIR, m, base, {}, p, &cache);
+    REQUIRE(k.kernels.size() == k.moves.size());
+    REQUIRE(k.below.size() == k.moves.size());
+    REQUIRE(k.above.size() == k.moves.size());
+    std::map<std::string, bool> moves, below, above;
+    for (size_t i = 0; i < k.kernels.size(); ++i) {
+        moves[k.kernels[i]] = k.moves[i];
+        below[k.kernels[i]] = k.below[i];
+        above[k.kernels[i]] = k.above[i];
+        CHECK(k.moves[i] == (k.below[i] || k.above[i]));
+    }
+    CHECK(moves.at("strided_read"));
+    CHECK_FALSE(moves.at("ipc_dep3"));
+    // The rows of every kernel the probes left out on a side are the start's (40) at values
+    // between the bound and the start.
+    const std::vector<Row> start = evaluate(SIMT_SOURCE_DIR, m, base, {}, p.groups, false, nullptr, &cache);
+    for (const char* v : {"0", "17", "75", "128"}) {
+        const bool low = std::strtod(v, nullptr) < 40;
+        const std::vector<Row> at = evaluate(SIMT_SOURCE_DIR, m, base, {p.key + "=" + v}, p.groups, false, nullptr, &cache);
+        REQUIRE(at.size() == start.size());
+        bool some_moved = false;
+        for (size_t i = 0; i < at.size(); ++i) {
+            const std::string kernel = at[i].name.substr(0, at[i].name.find('.'));
+            INFO(at[i].name << " at " << p.key << " = " << v);
+            if (!(low ? below : above).at(kernel)) CHECK(at[i].sim == start[i].sim);
+            some_moved |= at[i].sim != start[i].sim;
+        }
+        CHECK(some_moved);
+    }
+}
+
+TEST_CASE("calibrate: the row cache simulates a kernel once per config, the rows unchanged", "[calibrate]") {
+    const std::string base = source("configs/h200.yaml");
+    CHECK(config_key(base, {"regfile.banks=4", "regfile.banks=2"}) == config_key(base, {}));
+    CHECK(config_key(base, {"regfile.banks=4"}) != config_key(base, {}));
+    Measurements m;
+    m.read(source("calib/results/calib_h200.csv"));
+    RowCache cache;
+    const std::vector<Row> a = evaluate(SIMT_SOURCE_DIR, m, base, {}, {"ipc"}, false, nullptr, &cache);
+    const size_t simulated = cache.simulated();
+    CHECK(simulated == 5);  // ipc_dep3, ipc_dep1v, ipc_dep1, ipc_ind4, ipc_ind4v
+    const std::vector<Row> b = evaluate(SIMT_SOURCE_DIR, m, base, {"regfile.banks=2"}, {"ipc"}, false, nullptr, &cache);
+    CHECK(cache.simulated() == simulated);  // the same config: every kernel from the memo
+    CHECK(cache.hits() == simulated);
+    const std::vector<Row> c = evaluate(SIMT_SOURCE_DIR, m, base, {}, {"ipc"});
+    REQUIRE(a.size() == c.size());
+    REQUIRE(b.size() == c.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        CHECK(a[i].sim == c[i].sim);
+        CHECK(b[i].sim == c[i].sim);
+    }
+}
+
+TEST_CASE("calibrate: the structural keys no row measures are listed with the base's values", "[calibrate]") {
+    const std::vector<std::string> s = unmeasured_structure(simt::load_config(source("configs/rtx4060.yaml")));
+    REQUIRE(s.size() == 4);
+    CHECK(s[0] == "memory.dram.channels = 8");
+    CHECK_THAT(s[1], Catch::StartsWith("memory.l2_slices.count = "));
+    CHECK_THAT(s[2], Catch::StartsWith("memory.l2_slices.partitions = "));
+    CHECK_THAT(s[3], Catch::StartsWith("pipes.*.datapaths (the datapath table) = fma: "));
+}
+
+// Hidden (about five minutes: the probes simulate the full-chip gathers, scatters and atomics at
+// both bounds): ctest runs it as calibrate.declared_kernels in the Release build.
+TEST_CASE("calibrate: every kernel the probes find a full-chip key moving is declared", "[.declared]") {
+    Measurements m;
+    m.read(source("calib/results/portable/calib.csv"));
+    RowCache cache;
+    for (FitParam p : default_fit_params()) {
+        if (p.kernels.empty()) continue;
+        INFO(p.key);
+        std::vector<std::string> declared = p.kernels, found;
+        p.kernels.clear();
+        const KeyCases k = key_cases(SIMT_SOURCE_DIR, m, source("configs/h200.yaml"), {}, p, &cache);
+        for (size_t i = 0; i < k.kernels.size(); ++i)
+            if (k.moves[i]) found.push_back(k.kernels[i]);
+        for (const auto& f : found) {
+            INFO(f);
+            CHECK(std::count(declared.begin(), declared.end(), f) == 1);
+        }
+        CHECK(found.size() + 1 >= declared.size());  // (a list no longer than what moves, give or take one)
+    }
+}

@@ -172,6 +172,26 @@ DirectResult direct_values(const Measurements& m, const GpuConfig& base) {
     return out;
 }
 
+std::vector<std::string> unmeasured_structure(const GpuConfig& base) {
+    const auto& m = base.memory;
+    std::vector<std::string> out = {"memory.dram.channels = " + std::to_string(m.dram.channels),
+                                    "memory.l2_slices.count = " + std::to_string(m.l2_slices.count),
+                                    "memory.l2_slices.partitions = " + std::to_string(m.l2_slices.partitions)};
+    const auto& p = base.pipes;
+    const std::pair<const char*, const simt::PipeSpec*> classes[] = {
+        {"fma", &p.fma},   {"alu", &p.alu},   {"sfu", &p.sfu},       {"fp64", &p.fp64},   {"lsu", &p.lsu},
+        {"tex", &p.tex},   {"branch", &p.branch}, {"imad", &p.imad}, {"iadd", &p.iadd}, {"uniform", &p.uniform}};
+    std::string table;
+    for (const auto& [name, spec] : classes) {
+        std::string paths;
+        for (size_t d = 0; d < p.datapath_names.size(); ++d)
+            if (spec->datapaths >> d & 1) paths += (paths.empty() ? "" : " ") + p.datapath_names[d];
+        table += (table.empty() ? "" : ", ") + std::string(name) + ": " + (paths.empty() ? "-" : paths);
+    }
+    out.push_back("pipes.*.datapaths (the datapath table) = " + table);
+    return out;
+}
+
 std::vector<std::string> direct_rules() {
     std::vector<std::string> out;
     for (const Rule& r : rules()) out.push_back(std::string(r.key) + " <- " + r.kernel + "." + r.param + ": " + r.how);

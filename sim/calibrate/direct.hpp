@@ -31,6 +31,12 @@ struct DirectResult {
 // `base` supplies what a rule needs besides the row (sub-partitions per SM, the clock).
 DirectResult direct_values(const Measurements& m, const GpuConfig& base);
 
+// The structural keys no calibration row measures, with the base's values ("memory.dram.channels
+// = 8"): DRAM channels, L2 slices and partitions, the datapath table. Calibrating a base config of
+// another GPU keeps them (calibrate warns with this list), and they set the shared-memory-side
+// rates and which pipes share a datapath.
+std::vector<std::string> unmeasured_structure(const GpuConfig& base);
+
 // The rules as documentation: "key <- kernel.param: how".
 std::vector<std::string> direct_rules();
 

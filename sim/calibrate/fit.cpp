@@ -5,13 +5,13 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <future>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <thread>
+#include <set>
 
 namespace simt::calib {
 namespace {
@@ -70,56 +70,179 @@ std::string current_value(const std::string& path, const Uniforms& sets, const s
     return n.as<std::string>();
 }
 
-// Simulated rows of one parameter's groups per value (each value simulated once, also when
-// several searches ask for it at the same time: the first simulates, the others wait for it).
+// The bounds of a numeric parameter's search from its starting value.
+std::pair<double, double> bounds(const FitParam& p, const std::string& start) {
+    const double x0 = std::strtod(start.c_str(), nullptr);
+    return {p.relative ? p.lo * x0 : p.lo, p.relative ? p.hi * x0 : p.hi};
+}
+
+bool same_rows(const UnitRows& a, const UnitRows& b) {
+    if (a.error || b.error || a.rows.size() != b.rows.size()) return false;
+    for (size_t i = 0; i < a.rows.size(); ++i)
+        if (a.rows[i].name != b.rows[i].name || a.rows[i].sim != b.rows[i].sim) return false;
+    return true;
+}
+
+// Simulated rows of one parameter's groups per value (each kernel simulated once per value, also
+// when several searches ask for it at the same time: RowCache).
+//
+// Each value simulates only the units (kernels) the parameter moves on that side of its start.
+// find_moving() simulates every unit at the starting value and at both bounds of a number: the
+// simulator is a monotone step function of these keys (a kernel's time moves one way only as a
+// rate or a cost grows), so a kernel whose rows are the same at the start and at a bound has
+// those rows at every value in between: it is frozen on that side, and a value there takes its
+// rows from the start instead of simulating it (a DRAM-bound gather does not see a faster L2
+// slice, but does see a slower one). The frozen rows stay in the objective, at the positions they
+// had, so each value's loss, the folds (row i goes to fold i mod k) and the 0.5 % improvement
+// threshold are exactly what simulating every unit would give: the searches visit the same values
+// and pick the same one. (Leaving the frozen rows out would give the same argmin of the sum, but
+// not the same mean or threshold.) What is frozen depends only on the start and the bounds, never
+// on the order the concurrent searches ask in, so the result is the same on any number of cores.
+// A probe that fails (a bound the config's checks refuse) freezes nothing on its side; choices are
+// enumerated by the search anyway and freeze nothing. The test "a kernel outside a key's cases
+// does not move" checks the rows of frozen kernels at values between the bounds.
 class Evaluator {
 public:
     Evaluator(const std::string& root, const Measurements& m, const std::string& base, const Uniforms& sets,
-              const FitParam& p)
-        : root_(root), m_(m), base_(base), sets_(sets), p_(p) {}
-    const std::vector<Row>& rows(const std::string& value) {
-        std::shared_future<std::vector<Row>> f;
-        std::promise<std::vector<Row>> mine;
+              const FitParam& p, RowCache& cache)
+        : root_(root), m_(m), base_(base), sets_(sets), p_(p), cache_(cache) {}
+
+    // `lo`, `hi`: the bounds of a number ("" for a choice).
+    // The start and the bounds are simulated at once (more kernels in flight than one value has).
+    void find_moving(const std::string& start, const std::string& lo, const std::string& hi) {
+        units_ = list_units(proto(start), p_.groups);
+        const std::vector<bool> all(units_.size(), true);
+        if (!p_.kernels.empty()) {  // declared: no probe (a whole-group unit is never frozen)
+            below_.assign(units_.size(), true);
+            for (size_t i = 0; i < units_.size(); ++i)
+                below_[i] = units_[i].only.empty() || std::count(p_.kernels.begin(), p_.kernels.end(), units_[i].only);
+            above_ = below_;
+            x0_ = std::strtod(start.c_str(), nullptr);
+            numeric_ = false;
+            start_ = simulate(start, all, false);
+            for (const UnitRows& u : start_)
+                if (u.error) std::rethrow_exception(u.error);
+            return;
+        }
+        auto at = [&](const std::string& v) {  // (reads no start_: it is written meanwhile)
+            return std::async(std::launch::async, [this, v, &all] { return simulate(v, all, false); });
+        };
+        auto s = at(start);
+        std::future<std::vector<UnitRows>> l, h;
+        if (!lo.empty()) l = at(lo), h = at(hi);
+        start_ = s.get();
+        for (const UnitRows& u : start_)
+            if (u.error) std::rethrow_exception(u.error);
+        x0_ = std::strtod(start.c_str(), nullptr);
+        numeric_ = !lo.empty();
+        below_ = moved(l);
+        above_ = moved(h);
+    }
+    // The rows at `value` that `sel` takes: a unit none of whose rows `sel` takes is not simulated
+    // for it (a fold's search reads only its training rows), and keeps the start's rows, which no
+    // loss over `sel` reads. A unit some search simulates at a value is simulated once (RowCache).
+    std::vector<Row> rows(const std::string& value, const Selection& sel = Selection{}) {
         {
             std::lock_guard<std::mutex> lock(mutex_);
-            auto it = cache_.find(value);
-            if (it == cache_.end()) it = cache_.emplace(value, mine.get_future().share()).first;
-            else f = it->second;
+            values_.insert(value);
         }
-        if (f.valid()) return f.get();
-        try {
-            Uniforms s = sets_;
-            s.push_back(p_.key + "=" + value);
-            mine.set_value(evaluate(root_, m_, base_, s, p_.groups));
-        } catch (...) {
-            mine.set_exception(std::current_exception());
+        std::vector<bool> run = moving_at(value);
+        for (size_t i = 0, first = 0; i < run.size(); first += start_[i].rows.size(), ++i) {
+            bool taken = false;
+            for (size_t j = first; j < first + start_[i].rows.size(); ++j) taken |= sel.takes(j);
+            run[i] = run[i] && taken;
         }
-        std::lock_guard<std::mutex> lock(mutex_);
-        return cache_.at(value).get();
+        std::vector<Row> rows;
+        for (const UnitRows& u : simulate(value, run)) {
+            if (u.error) std::rethrow_exception(u.error);
+            rows.insert(rows.end(), u.rows.begin(), u.rows.end());
+        }
+        return rows;
     }
     size_t evaluations() {
         std::lock_guard<std::mutex> lock(mutex_);
-        return cache_.size();
+        return values_.size();
     }
+    const std::vector<Unit>& units() const { return units_; }
+    std::vector<bool> moving() const {
+        std::vector<bool> m(below_.size());
+        for (size_t i = 0; i < m.size(); ++i) m[i] = below_[i] || above_[i];
+        return m;
+    }
+    const std::vector<bool>& below() const { return below_; }
+    const std::vector<bool>& above() const { return above_; }
 
 private:
+    // Which units a bound moves: those whose rows there differ from the start's (all of them for a
+    // choice, which has no probe, or when the bound cannot be simulated).
+    std::vector<bool> moved(std::future<std::vector<UnitRows>>& probe) {
+        std::vector<bool> moves(start_.size(), true);
+        if (!probe.valid()) return moves;
+        std::vector<UnitRows> at;
+        try {
+            at = probe.get();
+        } catch (const simt::Error&) {
+            return moves;
+        }
+        for (size_t i = 0; i < at.size(); ++i) moves[i] = !same_rows(at[i], start_[i]);
+        return moves;
+    }
+    std::vector<bool> moving_at(const std::string& value) const {
+        if (!numeric_) return below_;
+        const double x = std::strtod(value.c_str(), nullptr);
+        if (x < x0_) return below_;
+        if (x > x0_) return above_;
+        return std::vector<bool>(below_.size(), false);
+    }
+    Context proto(const std::string& value) const {
+        Uniforms s = sets_;
+        s.push_back(p_.key + "=" + value);
+        Context c;
+        c.root = root_;
+        c.hw = m_;
+        c.cfg = Configs::load(base_, s);
+        c.verbose = false;
+        return c;
+    }
+    // Every unit's rows at `value`: simulated (through the cache) where `run` marks it, the start's
+    // elsewhere (at the start and the probes, `run` marks every unit and `after_start` is false:
+    // start_ is not read).
+    std::vector<UnitRows> simulate(const std::string& value, const std::vector<bool>& run, bool after_start = true) {
+        Uniforms s = sets_;
+        s.push_back(p_.key + "=" + value);
+        std::vector<Unit> todo;
+        std::vector<double> seconds;  // the start's simulation times, when known
+        for (size_t i = 0; i < units_.size(); ++i)
+            if (run[i]) todo.push_back(units_[i]), seconds.push_back(after_start ? start_[i].seconds : 0);
+        std::vector<UnitRows> got = run_units(proto(value), todo, &cache_, config_key(base_, s), &seconds);
+        std::vector<UnitRows> out;
+        for (size_t i = 0, j = 0; i < units_.size(); ++i) out.push_back(run[i] ? got[j++] : start_[i]);
+        return out;
+    }
+
     const std::string& root_;
     const Measurements& m_;
     const std::string& base_;
     const Uniforms& sets_;
     const FitParam& p_;
+    RowCache& cache_;
+    std::vector<Unit> units_;
+    std::vector<UnitRows> start_;
+    std::vector<bool> below_, above_;  // unit i moves between the lower bound (the upper) and the start
+    double x0_ = 0;
+    bool numeric_ = false;
     std::mutex mutex_;
-    std::map<std::string, std::shared_future<std::vector<Row>>> cache_;
+    std::set<std::string> values_;  // the values asked for
 };
 
 // The best value for the rows `sel` selects (ties: the value tried first, the start first).
 std::string best_value(Evaluator& ev, const FitParam& p, const std::string& start, const Selection& sel, int budget) {
     std::string best = start;
-    double best_loss = loss(ev.rows(start), sel);
+    double best_loss = loss(ev.rows(start, sel), sel);
     // A value replaces the best only if it lowers the loss by more than 0.5 % of it (noise in the
     // last digit of a rate is no reason to move a parameter).
     auto consider = [&](const std::string& v) {
-        double l = loss(ev.rows(v), sel);
+        double l = loss(ev.rows(v, sel), sel);
         if (l < best_loss * 0.995 - 1e-12) best_loss = l, best = v;
         return l;
     };
@@ -128,7 +251,7 @@ std::string best_value(Evaluator& ev, const FitParam& p, const std::string& star
         return best;
     }
     const double x0 = std::strtod(start.c_str(), nullptr);
-    const double lo = p.relative ? p.lo * x0 : p.lo, hi = p.relative ? p.hi * x0 : p.hi;
+    const auto [lo, hi] = bounds(p, start);
     nlopt::opt opt(nlopt::LN_SBPLX, 1);
     opt.set_lower_bounds(lo);
     opt.set_upper_bounds(hi);
@@ -149,12 +272,23 @@ std::string best_value(Evaluator& ev, const FitParam& p, const std::string& star
     return best;
 }
 
+// A number's probes are its bounds; choices have none (the search enumerates every one anyway,
+// so every unit moves).
+std::pair<std::string, std::string> probes(const FitParam& p, const std::string& start) {
+    if (p.kind == FitParam::Kind::Choice) return {"", ""};
+    const auto [lo, hi] = bounds(p, start);
+    return {value_text(p, lo), value_text(p, hi)};
+}
+
 ParamReport fit_param(const std::string& root, const Measurements& m, const std::string& base, const Uniforms& sets,
-                      const FitParam& p, const FitOptions& o) {
-    Evaluator ev(root, m, base, sets, p);
+                      const FitParam& p, const FitOptions& o, RowCache& cache) {
+    const auto t0 = std::chrono::steady_clock::now();  // for the progress line only
+    Evaluator ev(root, m, base, sets, p, cache);
     ParamReport r;
     r.key = p.key;
     r.before = current_value(base, sets, p.key);
+    const auto [lo, hi] = probes(p, r.before);
+    ev.find_moving(r.before, lo, hi);
     const Selection all;
     r.rows = ev.rows(r.before).size();
     // The full search and each fold's search run at once (each sees the values it asks for in
@@ -165,7 +299,7 @@ ParamReport fit_param(const std::string& root, const Measurements& m, const std:
     for (int f = 0; f <= folds; ++f)
         searches.push_back(std::async(std::launch::async, [&, f] {
             Selection sel = f == folds ? all : Selection{o.folds, f, false};
-            best[size_t(f)] = best_value(ev, p, r.before, sel, o.budget);
+            best[size_t(f)] = best_value(ev, p, r.before, sel, p.full_chip ? o.full_chip_budget : o.budget);
         }));
     for (auto& s : searches) s.get();
     r.after = best[size_t(folds)];
@@ -174,7 +308,8 @@ ParamReport fit_param(const std::string& root, const Measurements& m, const std:
         size_t n = 0;
         for (int f = 0; f < folds; ++f) {
             size_t k = 0;
-            s += sq_log_sum(ev.rows(best[size_t(f)]), Selection{folds, f, true}, &k);
+            const Selection held_out{folds, f, true};
+            s += sq_log_sum(ev.rows(best[size_t(f)], held_out), held_out, &k);
             n += k;
         }
         r.cv_err = n ? 100 * std::sqrt(s / double(n)) : -1;
@@ -187,9 +322,16 @@ ParamReport fit_param(const std::string& root, const Measurements& m, const std:
         r.after = r.before;
         r.err_after = r.err_before;
     }
-    if (o.log)
-        o.log(p.key + ": " + r.before + " -> " + r.after + " (" + std::to_string(ev.evaluations()) +
-              " simulated values)");
+    if (o.log) {
+        std::string moved;
+        for (size_t i = 0; i < ev.units().size(); ++i)
+            if (ev.moving()[i]) moved += (moved.empty() ? "" : " ") + ev.units()[i].name();
+        char took[32];
+        std::snprintf(took, sizeof took, "%.0f s",
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        o.log(p.key + ": " + r.before + " -> " + r.after + " (" + std::to_string(ev.evaluations()) + " values, " +
+              took + "; kernels it moves: " + (moved.empty() ? "none" : moved) + ")");
+    }
     return r;
 }
 
@@ -197,6 +339,22 @@ ParamReport fit_param(const std::string& root, const Measurements& m, const std:
 
 std::vector<FitParam> default_fit_params() {
     using K = FitParam::Kind;
+    // A full-chip key: searched with FitOptions::full_chip_budget values, on the kernels it moves,
+    // declared (probing its bounds would cost more than it saves: the slowest L2 slice alone
+    // quadruples the gathers' simulated time). A declared list may hold more than moves at one
+    // start (atom_warp moves with the sector cost on configs/h200.yaml, not after the H200 run's
+    // measured values): simulating a kernel that does not move costs time, never a result. The
+    // hidden test "declared kernels" finds them with the probes: each is declared.
+    auto full_chip = [](FitParam p, std::vector<std::string> kernels) {
+        p.full_chip = true;
+        p.kernels = std::move(kernels);
+        return p;
+    };
+    const std::vector<std::string> hist = {"hist_global_uniform", "hist_global_skewed", "hist_global_8bins"};
+    auto with_hist = [&](std::vector<std::string> k) {
+        k.insert(k.end(), hist.begin(), hist.end());
+        return k;
+    };
     return {
         {"pipes.branch.latency", K::Integer, 2, 24, {}, {"latency", "trip_counts"},
          "cycles from a taken branch to its target's issue (loop overhead of every chain)"},
@@ -210,53 +368,24 @@ std::vector<FitParam> default_fit_params() {
          "DRAM pin bandwidth (fitted only without the device's memory clock and bus width)", true},
         {"memory.dram_fetch_bytes", K::Choice, 0, 0, {"32", "64"}, {"strides"}, "DRAM read granularity"},
         {"memory.dram.row_miss_bytes", K::Real, 0, 128, {}, {"strides"}, "cost of opening a DRAM row chunk"},
-        {"memory.l2_slices.sectors_per_cycle", K::Real, 0.2, 4, {}, {"gathers"}, "sectors per L2 slice per cycle"},
-        {"memory.stores.partial_sector_cycles", K::Real, 0, 8, {}, {"gathers"},
-         "extra slice cycles of a byte-masked store sector"},
-        {"memory.atomics.same_address_cycles", K::Real, 0.25, 8, {}, {"atomics"},
-         "cycles per lane operation on one address"},
-        {"memory.atomics.sector_cycles", K::Real, 0.25, 8, {}, {"atomics"}, "atomic unit cycles per 32 B sector"},
+        full_chip({"memory.l2_slices.sectors_per_cycle", K::Real, 0.2, 4, {}, {"gathers"}, "sectors per L2 slice per cycle"},
+                  {"gather_l2", "gather_dram", "scatter_l2", "scatter_dram"}),
+        full_chip({"memory.stores.partial_sector_cycles", K::Real, 0, 8, {}, {"gathers"},
+                   "extra slice cycles of a byte-masked store sector"},
+                  {"scatter_l2", "scatter_dram"}),
+        full_chip({"memory.atomics.same_address_cycles", K::Real, 0.25, 8, {}, {"atomics"},
+                   "cycles per lane operation on one address"},
+                  with_hist({"atom_same", "atom_warp"})),
+        full_chip({"memory.atomics.sector_cycles", K::Real, 0.25, 8, {}, {"atomics"}, "atomic unit cycles per 32 B sector"},
+                  with_hist({"atom_same", "atom_warp", "atom_line", "atom_spread", "block_reduce"})),
     };
 }
 
-namespace {
-
-// A unit of evaluate()'s work: one group, restricted to one of its kernels (`only`) or whole.
-struct Unit {
-    const Group* group;
-    std::string only;
-};
-
-// The units of `g`: one per kernel it would run, in its order, when each kernel's rows come
-// together; the whole group otherwise (a kernel named twice apart, or none named).
-void add_units(const Group& g, const Context& proto, std::vector<Unit>& units) {
-    Context probe;
-    probe.root = proto.root;
-    probe.sass = proto.sass;
-    probe.hw = proto.hw;
-    probe.cfg = proto.cfg;
-    probe.verbose = false;
-    std::vector<std::string> names;
-    probe.units = &names;
-    g.run(probe);
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-    std::vector<std::string> sorted = names;
-    std::sort(sorted.begin(), sorted.end());
-    if (names.empty() || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-        units.push_back({&g, ""});
-        return;
-    }
-    for (const auto& n : names) units.push_back({&g, n});
-}
-
-}  // namespace
-
-// Groups are independent simulations, and so are the kernels of a group: each unit runs in its
-// own thread with its own context, and the rows are joined in the groups' order, so the result
-// is the same for any number of cores.
+// The units run in parallel (row_cache.cpp) and their rows are joined in the groups' order, so
+// the result is the same for any number of cores.
 std::vector<Row> evaluate(const std::string& root, const Measurements& m, const std::string& base_path,
                           const Uniforms& sets, const std::vector<std::string>& groups, bool sass,
-                          std::vector<std::string>* failed) {
+                          std::vector<std::string>* failed, RowCache* cache) {
     check_group_names(groups);
     Context proto;
     proto.root = root;
@@ -264,45 +393,37 @@ std::vector<Row> evaluate(const std::string& root, const Measurements& m, const 
     proto.hw = m;
     proto.cfg = Configs::load(base_path, sets);
     proto.verbose = false;
-    const std::vector<Group> all = all_groups();
-    std::vector<Unit> units;
-    for (const Group& g : all)
-        if (groups.empty() || std::count(groups.begin(), groups.end(), g.name) ||
-            std::count(groups.begin(), groups.end(), g.set))
-            add_units(g, proto, units);
-    std::vector<Context> ctx(units.size());
-    std::vector<std::exception_ptr> errors(units.size());
-    auto work = [&](size_t i) {
-        try {
-            ctx[i] = proto;
-            ctx[i].only = units[i].only;
-            units[i].group->run(ctx[i]);
-        } catch (...) {
-            errors[i] = std::current_exception();
-        }
-    };
-    size_t threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(units.size())));
-    std::atomic<size_t> next{0};
-    std::vector<std::thread> pool;
-    for (size_t t = 0; t < threads; ++t)
-        pool.emplace_back([&] {
-            for (size_t i; (i = next++) < units.size();) work(i);
-        });
-    for (auto& t : pool) t.join();
+    const std::vector<Unit> units = list_units(proto, groups);
+    const std::vector<UnitRows> got = run_units(proto, units, cache, cache ? config_key(base_path, sets) : "");
     std::vector<Row> rows;
     for (size_t i = 0; i < units.size(); ++i) {
-        if (errors[i] && failed) {
+        if (got[i].error && failed) {
             try {
-                std::rethrow_exception(errors[i]);
+                std::rethrow_exception(got[i].error);
             } catch (const simt::Error& e) {
-                failed->push_back((units[i].only.empty() ? units[i].group->name : units[i].only) + ": " + e.what());
+                failed->push_back(units[i].name() + ": " + e.what());
                 continue;
             }
         }
-        if (errors[i]) std::rethrow_exception(errors[i]);
-        rows.insert(rows.end(), ctx[i].rows.begin(), ctx[i].rows.end());
+        if (got[i].error) std::rethrow_exception(got[i].error);
+        rows.insert(rows.end(), got[i].rows.begin(), got[i].rows.end());
     }
     return rows;
+}
+
+KeyCases key_cases(const std::string& root, const Measurements& m, const std::string& base_path, const Uniforms& sets,
+                   const FitParam& p, RowCache* cache) {
+    RowCache own;
+    Evaluator ev(root, m, base_path, sets, p, cache ? *cache : own);
+    const std::string start = current_value(base_path, sets, p.key);
+    const auto [lo, hi] = probes(p, start);
+    ev.find_moving(start, lo, hi);
+    KeyCases k;
+    for (const Unit& u : ev.units()) k.kernels.push_back(u.name());
+    k.moves = ev.moving();
+    k.below = ev.below();
+    k.above = ev.above();
+    return k;
 }
 
 double rms_log_error_pct(const std::vector<Row>& rows) { return 100 * std::sqrt(loss(rows, Selection{})); }
@@ -323,6 +444,8 @@ bool shares_group(const FitParam& a, const FitParam& b) {
 
 FitResult fit(const std::string& root, const Measurements& m, const std::string& base_path, const Uniforms& sets,
               const std::vector<FitParam>& params, const FitOptions& options) {
+    RowCache own;
+    RowCache& cache = options.cache ? *options.cache : own;
     // Keys the measurements fixed are not fitted; the rest start in the first pass.
     std::vector<const FitParam*> todo;
     for (const FitParam& p : params)
@@ -335,7 +458,7 @@ FitResult fit(const std::string& root, const Measurements& m, const std::string&
         for (const FitParam* p : todo) {
             Uniforms current = sets;
             for (const auto& [k, v] : fitted) current.push_back(k + "=" + v);
-            ParamReport r = fit_param(root, m, base_path, current, *p, options);
+            ParamReport r = fit_param(root, m, base_path, current, *p, options, cache);
             if (r.after != r.before) changed.push_back(p), fitted[p->key] = r.after;
             // The report starts where the first pass started (a key back at its start shows the
             // error of its last pass, before and after: another key moved it).

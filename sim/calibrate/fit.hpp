@@ -5,8 +5,11 @@
 // Parameters are fitted one after another in a fixed order (coordinate descent: each starts from
 // the values fitted before it), each by minimising the mean squared log error log(sim / hw)^2 of
 // its groups' rows: choices are enumerated, numbers searched with NLopt's derivative-free Sbplx
-// (integers rounded; every value is simulated once and cached). The same data, the same order and
-// the same budgets give the same config on every machine.
+// (integers rounded). The same data, the same order and the same budgets give the same config on
+// every machine.
+// What a fit simulates: only the kernels a key moves (a probe at each bound of a number finds
+// them; the others keep the starting value's rows, see fit.cpp's Evaluator), and no kernel twice
+// on one config (a RowCache shared by every key, and by the caller's before/after tables).
 // k-fold cross-validation: the rows of each parameter's groups are dealt into k folds (row i goes
 // to fold i mod k); the parameter is fitted on k-1 folds and its error measured on the held-out one,
 // so the report shows whether the fit generalises or memorises. A value whose held-out error is no
@@ -19,6 +22,7 @@
 #pragma once
 
 #include "sim/calibrate/direct.hpp"
+#include "sim/calibrate/row_cache.hpp"
 
 #include <functional>
 #include <string>
@@ -35,6 +39,9 @@ struct FitParam {
     std::vector<std::string> groups;       // comparison groups (comparisons.hpp) it moves
     std::string why;                       // one line for the report
     bool relative = false;                 // lo, hi are factors of the starting value
+    bool full_chip = false;                // its kernels are full-chip simulations (20-60 s a value):
+                                           // searched with FitOptions::full_chip_budget
+    std::vector<std::string> kernels = {}; // the kernels of its groups it moves (empty: the probes find them)
 };
 
 // The parameters `simt-sim calibrate` fits by default (documented in README.md).
@@ -43,9 +50,13 @@ std::vector<FitParam> default_fit_params();
 struct FitOptions {
     int folds = 3;        // k of the k-fold cross-validation (< 2: none)
     int budget = 12;      // simulated values per numeric parameter and fit
+    int full_chip_budget = 6;  // the same for a full_chip parameter: its search's first values (a
+                               // search with a smaller budget visits a prefix of the values it
+                               // would visit with a larger one, and keeps the best of them)
     int rounds = 2;       // passes of coordinate descent: a pass after the first re-fits the keys
                           // that share a group with a key the previous pass changed
     std::function<void(const std::string&)> log;  // progress lines (may be empty)
+    RowCache* cache = nullptr;  // simulated rows shared with the caller's other evaluations (null: the fit's own)
 };
 
 struct ParamReport {
@@ -70,10 +81,21 @@ FitResult fit(const std::string& root, const Measurements& m, const std::string&
 // kernel (calib/sass/KERNEL.launch.isa) in place of its hand twin where one exists.
 // `failed`: when given, a kernel whose twin cannot run on this config (a located error: a block too
 // large for the base GPU's shared memory, ...) adds "kernel: message" there and no rows, instead of
-// stopping the evaluation.
+// stopping the evaluation. `cache`: when given, a unit already simulated on the same config is not
+// simulated again (row_cache.hpp; one cache per measurements and root).
 std::vector<Row> evaluate(const std::string& root, const Measurements& m, const std::string& base_path,
                           const Uniforms& sets, const std::vector<std::string>& groups, bool sass = false,
-                          std::vector<std::string>* failed = nullptr);
+                          std::vector<std::string>* failed = nullptr, RowCache* cache = nullptr);
+
+// The units (kernels) of p's groups, and which of them the fit simulates: below the start, those
+// whose rows at the lower bound differ from the start's; above it, the same with the upper bound
+// (a choice: all). The others keep the start's rows.
+struct KeyCases {
+    std::vector<std::string> kernels;
+    std::vector<bool> moves, below, above;  // moves = below or above
+};
+KeyCases key_cases(const std::string& root, const Measurements& m, const std::string& base_path, const Uniforms& sets,
+                   const FitParam& p, RowCache* cache = nullptr);
 
 // RMS of log(sim / hw) over rows, in %: 100 * sqrt(mean(log(sim/hw)^2)).
 double rms_log_error_pct(const std::vector<Row>& rows);

@@ -45,8 +45,8 @@ cross-validation so you see whether the fit generalises. A key the CSV measures 
 fitted. The output keeps BASE's layout and comments; each changed value's comment says where
 it came from. Run from the repository root (or pass --root): the twins are calib/traces/*.isa.
 
-How long: the base set (calib_h200.csv) about a minute on 2 cores; a whole run.sh CSV, whose
-loaded, contention and atomic kernels are full-chip simulations, longer (see README.md).
+How long: the base set (calib_h200.csv) about 30 s on 2 cores; a whole run.sh CSV, whose
+contention and atomic kernels are full-chip simulations, about 700 s of CPU (see README.md).
 Simulations run on all cores; the result does not depend on their number.
 
 options)";
@@ -56,7 +56,7 @@ struct CalOptions {
     bool sass = false;
     std::vector<std::string> csvs, groups, only_fit;
     bool dry_run = false, no_fit = false;
-    int folds = 3, budget = 12, rounds = 2;
+    int folds = 3, budget = 12, full_chip_budget = 6, rounds = 2;
 };
 
 bool parse(int argc, char** argv, CalOptions& o) {
@@ -69,6 +69,8 @@ bool parse(int argc, char** argv, CalOptions& o) {
         ("fit", po::value(&o.only_fit)->composing(), "fit only this key (repeatable; default: every fitted key)")
         ("folds", po::value(&o.folds)->default_value(3), "k of the k-fold cross-validation (0: none)")
         ("budget", po::value(&o.budget)->default_value(12), "simulated values per numeric parameter and fit")
+        ("full-chip-budget", po::value(&o.full_chip_budget)->default_value(6),
+         "the same for the keys fitted on full-chip gathers, scatters and atomics (L2 slice rate, partial stores, atomic costs: 20-60 s a value)")
         ("rounds", po::value(&o.rounds)->default_value(2), "passes of the fit (a pass after the first re-fits the keys sharing cases with a key the last pass moved)")
         ("table", po::value(&o.groups)->composing(),
          "comparison set or group for the before/after table (repeatable; default: base)")
@@ -97,6 +99,7 @@ bool parse(int argc, char** argv, CalOptions& o) {
     if (o.out.empty() && !o.dry_run) throw simt::Error("calibrate: expected -o OUT.yaml (or --dry-run)");
     if (o.folds < 0 || o.folds == 1 || o.folds > 20) throw simt::Error("--folds must be 0 or 2..20");
     if (o.budget < 2 || o.budget > 200) throw simt::Error("--budget must be 2..200");
+    if (o.full_chip_budget < 2 || o.full_chip_budget > 200) throw simt::Error("--full-chip-budget must be 2..200");
     if (o.rounds < 1 || o.rounds > 10) throw simt::Error("--rounds must be 1..10");
     if (o.groups.empty()) o.groups = {"base"};
     return true;
@@ -174,8 +177,14 @@ int run_calibrate(const CalOptions& o) {
     GpuConfig base = simt::load_config(o.base);
     if (!m.device().empty() && base.name.find(m.device()) == std::string::npos &&
         m.device().find(base.name) == std::string::npos)
+    {
         std::fprintf(stderr, "%s: warning: the measurements are of '%s', the base config describes '%s'\n",
                      o.csvs.front().c_str(), m.device().c_str(), base.name.c_str());
+        std::fprintf(stderr, "%s: warning: no row measures these structural keys; they stay %s's (start from the "
+                             "shipped config closest to your GPU, or --set them in the base first):\n",
+                     o.csvs.front().c_str(), o.base.c_str());
+        for (const auto& k : unmeasured_structure(base)) std::fprintf(stderr, "  %s\n", k.c_str());
+    }
     DirectResult d = direct_values(m, base);
     std::printf("measured values (%zu):\n", d.settings.size());
     for (const auto& s : d.settings) std::printf("  %-30s %-12s %s\n", s.key.c_str(), s.value.c_str(), s.provenance.c_str());
@@ -183,6 +192,7 @@ int run_calibrate(const CalOptions& o) {
     simt::load_config(o.base, as_sets(d.settings));  // every measured value passes the config's checks
 
     std::vector<Setting> all = d.settings;
+    RowCache cache;  // the fit's and the tables' simulations: none twice on one config
     if (!o.no_fit) {
         std::vector<FitParam> params;
         for (const auto& p : default_fit_params())
@@ -190,17 +200,21 @@ int run_calibrate(const CalOptions& o) {
         FitOptions fo;
         fo.folds = o.folds;
         fo.budget = o.budget;
+        fo.full_chip_budget = o.full_chip_budget;
         fo.rounds = o.rounds;
         fo.log = [](const std::string& s) { std::fprintf(stderr, "calibrate: %s\n", s.c_str()); };
+        fo.cache = &cache;
         FitResult f = fit(o.root, m, o.base, as_sets(d.settings), params, fo);
         print_fit(f);
         all.insert(all.end(), f.settings.begin(), f.settings.end());
     }
     std::fflush(stdout);
     std::vector<std::string> failed;
-    std::vector<Row> before = evaluate(o.root, m, o.base, {}, o.groups, o.sass, &failed);
+    std::vector<Row> before = evaluate(o.root, m, o.base, {}, o.groups, o.sass, &failed, &cache);
     for (const auto& f : failed) std::fprintf(stderr, "calibrate: the base config cannot run %s\n", f.c_str());
-    print_table(before, evaluate(o.root, m, o.base, as_sets(all), o.groups, o.sass));
+    print_table(before, evaluate(o.root, m, o.base, as_sets(all), o.groups, o.sass, nullptr, &cache));
+    std::fprintf(stderr, "calibrate: %zu kernel runs simulated, %zu taken from earlier runs on the same config\n",
+                 cache.simulated(), cache.hits());
     warn_unused(o.root, m);
     if (o.dry_run) return 0;
 
