@@ -54,11 +54,9 @@ public:
             const uint32_t i = order[j];
             if (warps[i].eligible && (best < 0 || warps[i].last_issue < warps[best].last_issue)) best = int(i);
         }
-        for (uint32_t i = 0; best < 0 && i < n; ++i)  // else the best-ranked eligible warp
-            if (warps[i].eligible) best = int(i);
-        for (uint32_t i = 0; i < n; ++i)
-            if (warps[i].eligible && best >= 0 && !in_window(order, k, uint32_t(best)) && key_less(i, uint32_t(best)))
-                best = int(i);
+        if (best < 0)  // else the best-ranked eligible warp
+            for (uint32_t i = 0; i < n; ++i)
+                if (warps[i].eligible && (best < 0 || key_less(i, uint32_t(best)))) best = int(i);
         if (best < 0) return -1;
         return chose(warps, uint32_t(best));
     }
@@ -91,9 +89,6 @@ private:
         return best;
     }
 
-    static bool in_window(const std::array<uint32_t, kMax>& order, uint32_t k, uint32_t i) {
-        return std::find(order.begin(), order.begin() + k, i) != order.begin() + k;
-    }
 
     // New warps in their slots get a rank (youngest first); the warp picked last goes to the back
     // of its block's order when the instruction it issued yields, and back to its own place when
