@@ -164,7 +164,9 @@ TEST_CASE("h200.yaml loads with the published and measured values", "[config]") 
     CHECK(c.sm.shared_bytes == 233472);
     CHECK(c.sm.shared_alloc_unit == 128);
     CHECK(c.sm.shared_reserved_per_block == 1024);
-    CHECK(c.scheduler.policy == simt::SchedPolicy::Gtb);
+    CHECK(c.scheduler.policy == simt::SchedPolicy::Cgy);
+    CHECK(c.scheduler.interleave_paths);
+    CHECK(c.memory.l2_slices.home_copy);
 
     CHECK(c.pipes.fma.interval == 2);  // 16 lanes on each of its two datapaths
     CHECK(c.pipes.fma.latency == 4);
@@ -431,6 +433,9 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
          "fewer than the slices of one partition (48) with partitions > 1, got 48"},
         {"    header_bytes: 24", "    header_bytes: 1.5", "memory.atomics.header_bytes", "fraction 1.5"},
         {"    near_lookup: true", "    near_lookup: maybe", "memory.atomics.near_lookup", "'maybe'"},
+        {"    home_copy: true", "    home_copy: 2", "memory.l2_slices.home_copy", "expected true or false, got '2'"},
+        {"  interleave_paths: true", "  interleave_paths: on", "scheduler.interleave_paths",
+         "expected true or false, got 'on'"},
     };
     for (const Case& k : cases) {
         INFO(k.replacement);

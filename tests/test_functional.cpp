@@ -406,6 +406,52 @@ join:
     }
 }
 
+TEST_CASE("functional: the two sides of a divergent branch can alternate, a call's body cannot", "[functional]") {
+    const isa::Program p = test::assemble(kWarp + R"(.buffer o u32 32 zero
+    mov r0, %laneid
+    and r1, r0, 1
+    isetp.eq p0, r1, 0
+    @p0 bra even
+    iadd r2, r0, 1
+    iadd r2, r2, 1
+    bra join
+even:
+    iadd r2, r0, 2
+    call f
+join:
+    st.global [o + r0*4], r2
+    exit
+f:
+    iadd r2, r2, 10
+    ret
+)");
+    GlobalMemory m(p, ".");
+    Executor ex(p, m);
+    auto b = ex.make_block(0);
+    Warp& w = b->warps[0];
+    DynInst d;
+    const LaneMask ev = 0x55555555u, od = 0xaaaaaaaau;
+    CHECK_FALSE(w.switch_path());  // not diverged
+    for (int i = 0; i < 4; ++i) ex.step(*b, w, d);
+    REQUIRE(d.diverged);
+    CHECK((w.next_pc() == 7 && w.active() == ev));  // the taken side first
+    REQUIRE(w.switch_path());
+    CHECK((w.next_pc() == 4 && w.active() == od));
+    ex.step(*b, w, d);  // the odd side's first add
+    REQUIRE(w.switch_path());
+    CHECK((w.next_pc() == 7 && w.active() == ev));
+    ex.step(*b, w, d);  // the even side's add
+    ex.step(*b, w, d);  // its call: the callee's entry is on top, with no side below
+    CHECK(w.next_pc() == 11);
+    CHECK_FALSE(w.switch_path());
+    while (!w.done()) ex.step(*b, w, d);
+    const auto o = test::words(p, m, "o");
+    for (uint32_t l = 0; l < 32; ++l) {
+        INFO("lane " << l);
+        CHECK(o[l] == (l % 2 == 0 ? l + 12 : l + 2));
+    }
+}
+
 TEST_CASE("functional: a lane-varying loop keeps looping lanes only", "[functional]") {
     const isa::Program p = test::assemble(kWarp + R"(
     mov r0, %laneid

@@ -407,6 +407,29 @@ TEST_CASE("memory units: an L2 partition keeps its SMs' copies and writes drop t
     CHECK(st.l2_far_hits == 2);
 }
 
+TEST_CASE("memory units: with home copies a line's home partition keeps what DRAM returns to the other", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.sm.count = 2;
+    c.memory.l2_slices.count = 2;
+    c.memory.l2_slices.partitions = 2;
+    c.memory.l2_slices.far_hit_cycles = 50;
+    c.memory.l2_slices.home_copy = true;
+    MemoryStats st;
+    L2 l2(c, st);
+    const uint64_t spl = c.memory.l2.line_bytes / c.memory.sector_bytes;
+    uint64_t far = 0, near = 0;  // lines homed in partition 1 and 0
+    while (l2.home_partition(far) != 1) ++far;
+    while (l2.home_partition(near) != 0) ++near;
+    // SM 0 (partition 0) misses a line homed in partition 1: DRAM, into both partitions.
+    CHECK(l2.read(0, 0, far * spl) == 500);
+    CHECK(l2.read(1, 1000, far * spl) == 1200);  // SM 1 hits its own partition: the home's copy
+    CHECK(st.l2_far_hits == 0);
+    // A line homed at SM 0's own partition is held there only: SM 1 takes it as a far hit.
+    CHECK(l2.read(0, 2000, near * spl) == 2500);
+    CHECK(l2.read(1, 3000, near * spl) == 3250);
+    CHECK(st.l2_far_hits == 1);
+}
+
 TEST_CASE("memory units: ld.global.cg neither looks up nor fills the L1", "[timing][memory]") {
     GpuConfig c = small_config();
     // The second load of the same word: an L1 hit (30) for ld.global, an L2 hit (200) for .cg.

@@ -70,8 +70,27 @@ void l2cap(Context& c) {
         }
 }
 
+// l2dirty: accesses per clock of private random 4 B reads, reads and stores, or stores (one pass of
+// 16 per thread, or 32 for read and store, from the difference of 2 passes and 1).
+void l2dirty(Context& c) {
+    std::optional<Trace> t;
+    const char* modes[] = {"read", "rmw", "write"};
+    for (uint32_t mode = 0; mode < 3; ++mode)
+        for (uint32_t mb : {16u, 32u, 40u, 48u, 64u, 96u}) {
+            const std::string k = std::string("l2dirty_") + modes[mode] + "_" + std::to_string(mb) + "MB";
+            if (!c.wants(k)) continue;
+            if (!t) t.emplace(c.trace("l2dirty"));
+            const Uniforms u = {"mode=" + std::to_string(mode), "span=" + std::to_string(mb * 32768u / 132)};
+            Stats s;
+            const double d = pass_delta(c, *t, "passes", 1, 2, u, &s);
+            c.add("l2dirty", k, "accesses_per_clk", 1056.0 * 256 * (mode == 1 ? 32 : 16) / d, "1/clk");
+        }
+}
+
 }  // namespace
 
-std::vector<Group> hotspot_groups() { return {{"atomgrid", "hotspots", atomgrid}, {"l2cap", "hotspots", l2cap}}; }
+std::vector<Group> hotspot_groups() {
+    return {{"atomgrid", "hotspots", atomgrid}, {"l2cap", "hotspots", l2cap}, {"l2dirty", "hotspots", l2dirty}};
+}
 
 }  // namespace simt::calib

@@ -111,6 +111,7 @@ bool has_twin(const std::string& root, const std::string& kernel) {
     else if (kernel == "transpose_tiled_pad") twin = "transpose_tiled";
     else if (starts("atomgrid_")) twin = "atomgrid";
     else if (starts("l2cap_")) twin = "l2cap";
+    else if (starts("l2dirty_")) twin = "l2dirty";
     std::error_code ec;
     return std::filesystem::is_regular_file(root + "/calib/traces/" + twin + ".isa", ec);
 }

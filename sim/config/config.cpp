@@ -55,7 +55,8 @@ const KeyList kSmKeys = {"count", "sub_partitions", "max_warps", "max_blocks",
                          "max_regs_per_thread", "shared_bytes", "shared_alloc_unit",
                          "shared_reserved_per_block", "warp_release"};
 const KeyList kWarpReleaseNames = {"block", "slot", "slot_and_registers"};  // WarpRelease order
-const KeyList kSchedulerKeys = {"policy", "active_set", "window", "yield_demotes", "starve_cycles", "greedy"};
+const KeyList kSchedulerKeys = {"policy", "active_set", "window", "yield_demotes", "starve_cycles", "greedy",
+                                "interleave_paths"};
 const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty", "gtb", "cgy"};   // SchedPolicy order
 const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache", "read_queue_cycles",
                                "read_ahead"};
@@ -69,7 +70,7 @@ const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shar
                              "dram_bandwidth_gbs", "max_outstanding_per_sm",
                              "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
-const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "sm_map",
+const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "home_copy", "sm_map",
                            "input_flits_per_cycle", "flit_bytes", "partner_offset"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
 const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "open_write_rows", "row_miss_bytes", "write_row_miss_bytes",
@@ -124,6 +125,7 @@ GpuConfig::Scheduler read_scheduler(const Section& s) {
     if (s.has("yield_demotes")) sc.yield_demotes = s.boolean("yield_demotes");
     if (s.has("starve_cycles")) sc.starve_cycles = s.u32("starve_cycles", 0, 1u << 20);
     if (s.has("greedy")) sc.greedy = s.boolean("greedy");
+    if (s.has("interleave_paths")) sc.interleave_paths = s.boolean("interleave_paths");
     return sc;
 }
 
@@ -257,6 +259,7 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     if (sl.has("interleave_bytes")) m.l2_slices.interleave_bytes = sl.u32("interleave_bytes", 0, 1u << 20);
     if (sl.has("partitions")) m.l2_slices.partitions = sl.u32("partitions", 1, 64);
     if (sl.has("far_hit_cycles")) m.l2_slices.far_hit_cycles = sl.u32("far_hit_cycles", 0, 100000);
+    if (sl.has("home_copy")) m.l2_slices.home_copy = sl.boolean("home_copy");
     if (sl.has("sm_map")) m.l2_slices.sm_map = read_sm_map(sl, "sm_map", m.l2_slices.partitions);
     if (sl.has("input_flits_per_cycle"))
         m.l2_slices.input_flits_per_cycle = sl.number("input_flits_per_cycle", 0, false, 1024);

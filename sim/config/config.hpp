@@ -65,6 +65,7 @@ struct GpuConfig {
         bool yield_demotes = true;      // cgy: a yielding instruction sends its warp to the back of its block
         uint32_t starve_cycles = 0;     // cgy: a senior-block warp unpicked this long takes the slot (0: never)
         bool greedy = false;            // cgy: the last warp goes on while eligible and not yielding
+        bool interleave_paths = false;  // a diverged warp's two sides alternate at yielding instructions
     } scheduler;
 
     struct RegFile {
@@ -115,6 +116,7 @@ struct GpuConfig {
             uint32_t interleave_bytes = 0;      // consecutive bytes on one slice (0: one L2 line)
             uint32_t partitions = 1;            // L2 partitions, each caching what its SMs read (l2.hpp)
             uint32_t far_hit_cycles = 0;        // extra latency of a read served by another partition's copy
+            bool home_copy = false;             // a read filled from DRAM is also held at its home partition
             std::vector<uint8_t> sm_map;        // partition of SM 0, 1, ... (beyond it: SM s in s mod partitions)
             double input_flits_per_cycle = 0;   // flits one slice takes in from the crossbar per cycle (0: unlimited)
             uint32_t flit_bytes = 32;           // bytes of one crossbar flit (atomic packets, atomic_packet.hpp)

@@ -331,6 +331,17 @@ std::unique_ptr<Block> Executor::make_block(uint64_t block_index) const {
     return block;
 }
 
+bool Warp::switch_path() {
+    const size_t n = stack.size();
+    if (n < 2) return false;
+    SimtEntry& top = stack[n - 1];
+    SimtEntry& other = stack[n - 2];
+    if (top.side != 2 || other.side != 1 || other.mask == 0 || other.pc == other.rpc) return false;
+    std::swap(top.pc, other.pc);
+    std::swap(top.mask, other.mask);
+    return true;
+}
+
 // Lanes leave the warp: out of `live` and out of every SIMT-stack entry.
 void Executor::exit_lanes(Warp& w, LaneMask lanes) const {
     w.live &= ~lanes;
@@ -497,8 +508,8 @@ void Executor::branch(Warp& w, const Decoded& d, uint32_t pc, LaneMask exec, Dyn
     if (exec == 0) { w.stack.back().pc = pc + 1; return; }
     assert(d.rpc != kNoReconv);
     w.stack.back().pc = d.rpc;
-    w.stack.push_back(SimtEntry{pc + 1, d.rpc, not_taken});
-    w.stack.push_back(SimtEntry{d.target, d.rpc, exec});
+    w.stack.push_back(SimtEntry{pc + 1, d.rpc, not_taken, 1});
+    w.stack.push_back(SimtEntry{d.target, d.rpc, exec, 2});
     out.diverged = true;
 }
 

@@ -16,7 +16,8 @@
 //     located at the instruction's source line, naming lane and address.
 //   * SIMT stack rules: a divergent bra (or guarded ret) leaves the top entry
 //     waiting at the reconvergence pc and pushes the not-taken side, then the
-//     taken side (which runs first); `call` pushes the callee with rpc = its
+//     taken side (which runs first; Warp::switch_path lets the timing model
+//     alternate the two sides); `call` pushes the callee with rpc = its
 //     virtual exit (Reconvergence::exit_pc); `ret` sends the executing lanes
 //     to that exit; `exit` removes lanes from `live` and from every entry.
 //     After each step, empty entries and entries whose pc reached their rpc
@@ -59,6 +60,7 @@ struct SimtEntry {
     uint32_t pc;    // next instruction of this entry
     uint32_t rpc;   // reconvergence pc: pop when pc reaches it (kNoRpc for the bottom entry)
     LaneMask mask;  // lanes executing this entry
+    uint8_t side = 0;  // a divergent branch's sides: 1 pushed first, 2 on top of it (0: neither)
 };
 constexpr uint32_t kNoRpc = 0xffffffffu;
 
@@ -80,6 +82,11 @@ struct Warp {
     uint32_t next_pc() const { return stack.back().pc; }
     LaneMask active() const { return stack.back().mask; }
     uint32_t& reg(uint32_t r, uint32_t lane) { return regs[r * 32 + lane]; }
+    // Independent thread scheduling (Volta and later): when the two top entries are the two
+    // sides of one divergent branch (pushed together, both with lanes), the other side runs
+    // next (their pc and lanes trade places). Returns false, changing nothing, otherwise. The sides hold disjoint lanes,
+    // so their registers never meet; only memory shared between them sees the new order.
+    bool switch_path();
 };
 
 struct Block {

@@ -14,6 +14,7 @@ namespace simt::timing {
 Sm::Sm(uint32_t index, Context& ctx, const SmShare& share)
     : index_(index), ctx_(ctx), share_(share), res_(ctx.cfg.sm, ctx.footprint),
       branch_waits_fixed_(ctx.cfg.pipes.branch_waits_fixed), sass_stall_counts_(ctx.cfg.pipes.sass_stall_counts),
+      interleave_paths_(ctx.cfg.scheduler.interleave_paths),
       slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), lsu_(index, ctx, share) {
     lsu_.set_deferred(share.outbox != nullptr);
     uint32_t n = std::max(ctx.cfg.sm.sub_partitions, 1u);
@@ -229,8 +230,12 @@ void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t
         release_barrier_if_ready(blocks_[w.block_slot], t);  // the others may all be waiting for this one
         return;
     }
+    // Independent thread scheduling: a diverged warp's two sides alternate at each yielding
+    // instruction (the NVIDIA Volta whitepaper: statements of the if and else branches "can be
+    // interleaved in time"), as the scheduler alternates warps there (scheduler/cgy.cpp).
+    const bool switched = interleave_paths_ && ctx_.code[pc].yields && !dyn.diverged && w.fwarp->switch_path();
     uint32_t next = w.fwarp->next_pc();
-    if (next != pc + 1 || dyn.diverged) w.branch_ready = t + ctx_.cfg.pipes.branch.latency;
+    if ((next != pc + 1 && !switched) || dyn.diverged) w.branch_ready = t + ctx_.cfg.pipes.branch.latency;
     if (dyn.sleep_ns) w.sleep_until = t + sleep_cycles(dyn.sleep_ns);
     w.pc = next;
     if (sass_stall_counts_) w.sass_until = t + ctx_.code[pc].sass_stall;

@@ -138,6 +138,7 @@ private:
     SmResources res_;                             // warp and block slots, registers, shared memory in use
     bool branch_waits_fixed_;                     // pipes.branch_waits_fixed (stall_counts.hpp), kept at hand
     bool sass_stall_counts_;                      // pipes.sass_stall_counts (stall_counts.hpp)
+    bool interleave_paths_;                       // scheduler.interleave_paths
     std::vector<TWarp> slots_;                    // max_warps, fixed addresses
     std::vector<Scoreboard> scoreboards_;         // one per slot
     std::vector<BlockRec> blocks_;

@@ -19,6 +19,7 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
       slice_cost_(c.memory.l2_slices.sectors_per_cycle > 0 ? 1.0 / c.memory.l2_slices.sectors_per_cycle : 0.0),
       partial_cost_(c.memory.stores.partial_sector_cycles),
       flit_cost_(c.memory.l2_slices.input_flits_per_cycle > 0 ? 1.0 / c.memory.l2_slices.input_flits_per_cycle : 0.0),
+      home_copy_(c.memory.l2_slices.home_copy),
       near_lookup_(c.memory.atomics.near_lookup && parts_ > 1),
       partner_(c.memory.l2_slices.partner_offset) {
     const uint32_t n = per_part_ * parts_;
@@ -60,25 +61,27 @@ void L2::invalidate_others(L2Slice& keep, uint64_t local, uint64_t at) {
     if (parts_ == 1) return;
     if (keep.copy_at(local) == ~0ull)  // the partition that writes takes the current data along
         if (uint64_t ready = far_copy(keep, local, at)) keep.take_copy(at, local, ready);
-    const size_t offset = index_of(keep) % per_part_;
-    for (uint32_t q = 0; q < parts_; ++q) {
-        L2Slice& other = slices_[q * per_part_ + offset];
-        if (&other != &keep && other.drop(at, local)) ++stats_.l2_invalidations;
-    }
+    const uint32_t part = uint32_t(index_of(keep) / per_part_);
+    drop_others(index_of(keep) % per_part_, local, at, part, part);
 }
 
 uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector) {
     uint64_t local = 0, at = 0;
-    L2Slice& slice = route(sm, t, sector, 0.0, local, at, true, near(sm));
-    if (parts_ > 1 && slice.copy_at(local) == ~0ull) {
-        if (uint64_t ready = far_copy(slice, local, at)) {
-            slice.take_copy(at, local, ready);
-            ++stats_.l2_far_hits;
-            ++stats_.l2_hit_sectors;
-            return ready;
-        }
+    const uint32_t part = near(sm);
+    L2Slice& slice = route(sm, t, sector, 0.0, local, at, true, part);
+    if (parts_ == 1 || slice.copy_at(local) != ~0ull) return slice.read(at, local, sector, request_);
+    if (uint64_t ready = far_copy(slice, local, at)) {
+        slice.take_copy(at, local, ready);
+        ++stats_.l2_far_hits;
+        ++stats_.l2_hit_sectors;
+        return ready;
     }
-    return slice.read(at, local, sector, request_);
+    const uint32_t h = home(sector);
+    if (!home_copy_ || h == part) return slice.read(at, local, sector, request_);
+    // The line's home keeps a copy of what DRAM returns.
+    const uint64_t ready = slice.read(at, local, sector, request_);
+    slices_[h * per_part_ + index_of(slice) % per_part_].take_copy(at, local, ready);
+    return ready;
 }
 
 uint64_t L2::write(uint32_t sm, uint64_t t, uint64_t sector, bool partial) {
@@ -86,6 +89,11 @@ uint64_t L2::write(uint32_t sm, uint64_t t, uint64_t sector, bool partial) {
     L2Slice& slice = route(sm, t, sector, partial ? partial_cost_ : 0.0, local, at, true, near(sm));
     invalidate_others(slice, local, at);
     return slice.write(at, local, partial);
+}
+
+void L2::drop_others(size_t offset, uint64_t local, uint64_t at, uint32_t a, uint32_t b) {
+    for (uint32_t q = 0; q < parts_; ++q)
+        if (q != a && q != b && slices_[q * per_part_ + offset].drop(at, local)) ++stats_.l2_invalidations;
 }
 
 AtomicUnit& L2::unit_of(const L2Slice& slice) {

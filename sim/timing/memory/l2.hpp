@@ -15,10 +15,18 @@
 // NVIDIA A100 whitepaper). A read that misses its partition takes another
 // partition's full copy when there is one (l2_slices.far_hit_cycles later than a
 // hit) and DRAM otherwise. Data read from both sides is held twice, so a shared
-// random footprint sees half the L2 and a private one all of it. Stores write to
-// their SM's partition and atomics to the line's home partition (a hash of its
-// address); either drops the copies in the other partitions (written back first
-// when dirty), so a copy is never stale.
+// random footprint sees half the L2. Each line has a home partition (a hash of
+// its address), where its atomics run. With l2_slices.home_copy (the H200,
+// calib/kernels/l2dirty.cu) the line's home also keeps a copy of what DRAM returns
+// to a read from another partition: a private footprint whose lines are homed
+// half far away takes 1.5 copies (the H200 holds private reads to about 48 MB, not
+// 60). The H200 looks such a miss up at the home too (ncu: 1.46 L2 lookups per read
+// at 64 MB); charging that lookup to the home slice moved l2cap random 48 MB from
+// +5 to -12 %, so it is left out.
+// Stores write to their SM's partition (the H200 also looks them up at the home,
+// 1.5 lookups per store, which is left out: writing them at the home as well
+// slowed stream writes by a third). Stores and atomics drop the copies in the
+// other partitions (written back first when dirty), so a copy is never stale.
 //
 // Atomics in sector mode go by line (atomic_packet.hpp): the line's packets enter
 // a slice of the SM's own partition (its crossbar input, then one tag lookup per
@@ -75,6 +83,8 @@ private:
     // (0: none); and dropping the copies outside partition `keep`.
     uint64_t far_copy(const L2Slice& near, uint64_t local, uint64_t at);
     void invalidate_others(L2Slice& keep, uint64_t local, uint64_t at);
+    // Drops the sector's copies at slice place `offset` of every partition but a and b.
+    void drop_others(size_t offset, uint64_t local, uint64_t at, uint32_t a, uint32_t b);
     AtomicUnit& unit_of(const L2Slice& slice);
     // A line's packets through the SM's port into the slice where they enter (and `home`, when
     // forwarded there): the cycle they are looked up.
@@ -89,6 +99,7 @@ private:
     uint32_t spl_, slices_per_unit_, parts_, per_part_, far_cycles_, hit_latency_;
     std::vector<uint8_t> sm_map_;
     double slice_cost_, partial_cost_, flit_cost_;
+    bool home_copy_;   // l2_slices.home_copy
     bool near_lookup_;
     uint32_t partner_;  // l2_slices.partner_offset
     uint64_t request_ = 0;
