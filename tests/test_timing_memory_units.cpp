@@ -388,12 +388,23 @@ TEST_CASE("memory units: slices interleave groups of lines, and the map inverts"
     CHECK(used == std::vector<int>(8, 1));
 }
 
-TEST_CASE("memory units: an L2 partition keeps its SMs' copies and writes drop the others", "[timing][memory]") {
+namespace {
+
+// Two SMs and two L2 partitions of one slice each: SM 0 reads through partition 0, SM 1 through 1;
+// a far hit costs 50 cycles more.
+GpuConfig two_partitions() {
     GpuConfig c = small_config();
     c.sm.count = 2;
     c.memory.l2_slices.count = 2;
-    c.memory.l2_slices.partitions = 2;  // SM 0 reads through partition 0, SM 1 through 1
+    c.memory.l2_slices.partitions = 2;
     c.memory.l2_slices.far_hit_cycles = 50;
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("memory units: an L2 partition keeps its SMs' copies and writes drop the others", "[timing][memory]") {
+    const GpuConfig c = two_partitions();
     MemoryStats st;
     L2 l2(c, st);
     CHECK(l2.read(0, 0, 0) == 500);  // a miss everywhere: DRAM, into partition 0
@@ -408,11 +419,7 @@ TEST_CASE("memory units: an L2 partition keeps its SMs' copies and writes drop t
 }
 
 TEST_CASE("memory units: with home copies a line's home partition keeps what DRAM returns to the other", "[timing][memory]") {
-    GpuConfig c = small_config();
-    c.sm.count = 2;
-    c.memory.l2_slices.count = 2;
-    c.memory.l2_slices.partitions = 2;
-    c.memory.l2_slices.far_hit_cycles = 50;
+    GpuConfig c = two_partitions();
     c.memory.l2_slices.home_copy = true;
     MemoryStats st;
     L2 l2(c, st);
