@@ -84,8 +84,9 @@ struct Warp {
     uint32_t& reg(uint32_t r, uint32_t lane) { return regs[r * 32 + lane]; }
     // Independent thread scheduling (Volta and later): when the two top entries are the two
     // sides of one divergent branch (pushed together, both with lanes), the other side runs
-    // next (their pc and lanes trade places). Returns false, changing nothing, otherwise. The sides hold disjoint lanes,
-    // so their registers never meet; only memory shared between them sees the new order.
+    // next (their pc and lanes trade places). Returns false, changing nothing, otherwise. The
+    // sides hold disjoint lanes, so their registers never meet; only memory shared between them
+    // sees the new order.
     bool switch_path();
 };
 

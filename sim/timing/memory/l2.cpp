@@ -61,8 +61,11 @@ void L2::invalidate_others(L2Slice& keep, uint64_t local, uint64_t at) {
     if (parts_ == 1) return;
     if (keep.copy_at(local) == ~0ull)  // the partition that writes takes the current data along
         if (uint64_t ready = far_copy(keep, local, at)) keep.take_copy(at, local, ready);
-    const uint32_t part = uint32_t(index_of(keep) / per_part_);
-    drop_others(index_of(keep) % per_part_, local, at, part, part);
+    const size_t offset = index_of(keep) % per_part_;
+    for (uint32_t q = 0; q < parts_; ++q) {
+        L2Slice& other = slices_[q * per_part_ + offset];
+        if (&other != &keep && other.drop(at, local)) ++stats_.l2_invalidations;
+    }
 }
 
 uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector) {
@@ -76,11 +79,11 @@ uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector) {
         ++stats_.l2_hit_sectors;
         return ready;
     }
-    const uint32_t h = home(sector);
-    if (!home_copy_ || h == part) return slice.read(at, local, sector, request_);
-    // The line's home keeps a copy of what DRAM returns.
     const uint64_t ready = slice.read(at, local, sector, request_);
-    slices_[h * per_part_ + index_of(slice) % per_part_].take_copy(at, local, ready);
+    if (home_copy_) {  // the line's home keeps a copy of what DRAM returns
+        const uint32_t h = home(sector);
+        if (h != part) slices_[h * per_part_ + index_of(slice) % per_part_].take_copy(at, local, ready);
+    }
     return ready;
 }
 
@@ -89,11 +92,6 @@ uint64_t L2::write(uint32_t sm, uint64_t t, uint64_t sector, bool partial) {
     L2Slice& slice = route(sm, t, sector, partial ? partial_cost_ : 0.0, local, at, true, near(sm));
     invalidate_others(slice, local, at);
     return slice.write(at, local, partial);
-}
-
-void L2::drop_others(size_t offset, uint64_t local, uint64_t at, uint32_t a, uint32_t b) {
-    for (uint32_t q = 0; q < parts_; ++q)
-        if (q != a && q != b && slices_[q * per_part_ + offset].drop(at, local)) ++stats_.l2_invalidations;
 }
 
 AtomicUnit& L2::unit_of(const L2Slice& slice) {

@@ -83,8 +83,6 @@ private:
     // (0: none); and dropping the copies outside partition `keep`.
     uint64_t far_copy(const L2Slice& near, uint64_t local, uint64_t at);
     void invalidate_others(L2Slice& keep, uint64_t local, uint64_t at);
-    // Drops the sector's copies at slice place `offset` of every partition but a and b.
-    void drop_others(size_t offset, uint64_t local, uint64_t at, uint32_t a, uint32_t b);
     AtomicUnit& unit_of(const L2Slice& slice);
     // A line's packets through the SM's port into the slice where they enter (and `home`, when
     // forwarded there): the cycle they are looked up.
