@@ -181,3 +181,23 @@ TEST_CASE("timing: a streaming kernel is bound by DRAM bandwidth", "[timing]") {
     CHECK(r.stats.cycles >= 8192);
     CHECK(r.stats.cycles < 8192 + 8192 / 8 + 500);
 }
+
+TEST_CASE("timing: a warm launch leaves the L2 to the timed one, the L1 starts empty", "[timing]") {
+    GpuConfig c = small_config();
+    // Each lane reads one word of a 4 KB buffer twice: through L2 (.cg), then through L1.
+    const std::string src =
+        ".kernel w\n.grid 1\n.block 32\n.regs 8\n.buffer a u32 1024 zero\n"
+        "mov r1, %tid.x\nshl r1, r1, 5\nld.global.cg r2, [a + r1*4]\niadd r3, r2, 0\n"
+        "ld.global r4, [a + r1*4]\niadd r5, r4, r3\nexit\n";
+    RunOptions cold, warm;
+    warm.warm_launches = 1;
+    const RunResult a = run(src, c, cold), b = run(src, c, warm);
+    CHECK(a.stats.warm_launches == 0);
+    CHECK(b.stats.warm_launches == 1);
+    // Cold: the .cg load misses to DRAM (500) and fills L2, the second load misses L1 and hits L2.
+    // Warm: the .cg load hits L2 (200); the second load still misses the (empty) L1.
+    CHECK(a.stats.cycles - b.stats.cycles == 300);
+    CHECK(b.stats.memory.l2_hit_rate() == 1.0);
+    CHECK(b.stats.memory.l1_hit_sectors == 0);
+    CHECK(b.stats.memory.dram_read_bytes == 0);
+}

@@ -614,3 +614,59 @@ TEST_CASE("memory units: a far atomic enters the slice linked to its home, partn
     CHECK(send(1 - h, 1000, lb) == 1000 + 200 + 20);
     CHECK(send(1 - h, 1000, la) == 1004 + 200 + 20);
 }
+
+TEST_CASE("memory units: with stores at home a far line's store is written at its home only", "[timing][memory]") {
+    GpuConfig c = two_partitions();
+    c.memory.l2_slices.stores_at_home = true;
+    MemoryStats st;
+    L2 l2(c, st);
+    const uint64_t spl = c.memory.l2.line_bytes / c.memory.sector_bytes;
+    uint64_t far = 0;  // a line homed in partition 1
+    while (l2.home_partition(far) != 1) ++far;
+    // SM 0's store crosses to the home (50 cycles) and is acked after the home's hit latency.
+    CHECK(l2.write(0, 0, far * spl, false) == 250);
+    CHECK(l2.read(1, 1000, far * spl) == 1200);  // SM 1 hits at home, its own partition
+    CHECK(st.l2_far_hits == 0);
+    CHECK(l2.read(0, 2000, far * spl) == 2250);  // SM 0's partition kept no copy: a far hit
+    CHECK(st.l2_far_hits == 1);
+    // A store from SM 0 now updates its copy in place and keeps it: the next read hits there.
+    l2.write(0, 3000, far * spl, false);
+    CHECK(l2.read(0, 4000, far * spl) == 4200);
+    CHECK(st.l2_invalidations == 0);
+}
+
+TEST_CASE("memory units: a set holds at most dirty_lines dirty lines, the oldest is cleaned", "[timing][memory]") {
+    SectorCache cache(CacheSpec{4 * 128, 4, 128, 1}, 32);  // one set of 4 lines of 4 sectors
+    cache.set_dirty_limit(2);
+    cache.fill(0, 0, true);       // line 0
+    cache.fill(4, 0, true);       // line 1
+    CHECK(cache.clean_excess(4).dirty == 0);
+    cache.fill(8 + 1, 0, true, true);  // line 2, sector 1, partial
+    const Eviction ev = cache.clean_excess(9);
+    CHECK(ev.line == 0);          // the least recently used dirty line
+    CHECK(ev.dirty == 1);
+    CHECK(cache.present(0));      // stays, clean
+    CHECK(cache.clean_excess(9).dirty == 0);
+    cache.fill(12, 0, false);     // line 3, clean
+    const Eviction out = cache.fill(16, 0, false);  // line 4 evicts line 0: clean now
+    CHECK(out.line == 0);
+    CHECK(out.dirty == 0);
+    cache.fill(0, 0, true);       // line 0 again (evicting line 1, dirty): lines 2 and 0 are dirty
+    CHECK(cache.clean_excess(0).dirty == 0);
+}
+
+TEST_CASE("memory units: with partial_miss_fetch a partial store that misses reads its sector", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.stores.partial_sector_dram_read = true;
+    for (bool fetch : {false, true}) {
+        c.memory.stores.partial_miss_fetch = fetch;
+        MemoryStats st;
+        L2 l2(c, st);
+        l2.write(0, 0, 0, true);  // 4 B of sector 0
+        INFO("fetch " << fetch);
+        CHECK(st.dram_rmw_sectors == (fetch ? 1u : 0u));
+        // With the fetch the sector is whole: a read at 1000 hits (200); without it the read
+        // needs the other bytes from DRAM (500).
+        CHECK(l2.read(0, 1000, 0) == (fetch ? 1200u : 1500u));
+    }
+}

@@ -83,11 +83,13 @@ struct Trace {
     Trace(const Trace&) = delete;
     Trace& operator=(const Trace&) = delete;
 
+    // `warm`: untimed launches first (RunOptions::warm_launches).
     simt::timing::Stats run(const GpuConfig& config, const Uniforms& uniforms = {},
-                            simt::timing::Observer* observer = nullptr) {
+                            simt::timing::Observer* observer = nullptr, uint32_t warm = 0) {
         for (const auto& u : uniforms) simt::isa::override_uniform(program, u);
         simt::timing::RunOptions options;
         options.observer = observer;
+        options.warm_launches = warm;
         simt::timing::Simulator sim(config, program, memory, options);
         return sim.run();
     }

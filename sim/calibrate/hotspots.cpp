@@ -71,10 +71,13 @@ void l2cap(Context& c) {
 }
 
 // l2dirty: accesses per clock of private random 4 B reads (one pass of 16 per thread, from the
-// difference of 2 passes and 1). The CSV's read-and-store and store-only rows have no comparison:
-// a simulated warp's stores never wait, so it runs both passes back to back and its second pass
-// rewrites the lines its first just wrote, where the H200's timed launch follows a whole warm launch
-// (calib/README.md, "seventh pass").
+// difference of 2 passes and 1), and of reads and stores (mode 1: 32 per thread) or stores alone
+// (mode 2: 16 per thread) in the launch after a warm launch of the same addresses, as the CUDA
+// times it (a pass difference would not do for stores: a simulated warp's stores never wait, so it
+// runs both passes back to back and its second pass rewrites the lines its first just wrote).
+// The CUDA runs 64 accesses per thread; 16 cover a 96 MB footprint's sectors 1.4 times, enough to
+// leave the L2 as the CUDA's warm-up does (16 and 64 per thread give 21.8 and 22.5 stores per
+// clock at 96 MB).
 void l2dirty(Context& c) {
     std::optional<Trace> t;
     for (uint32_t mb : {16u, 32u, 40u, 48u, 64u, 96u}) {
@@ -86,6 +89,16 @@ void l2dirty(Context& c) {
         const double d = pass_delta(c, *t, "passes", 1, 2, u, &s);
         c.add("l2dirty", k, "accesses_per_clk", 1056.0 * 256 * 16 / d, "1/clk");
     }
+    for (uint32_t mode : {1u, 2u})
+        for (uint32_t mb : {16u, 40u, 48u, 64u, 96u}) {
+            const std::string k = std::string("l2dirty_") + (mode == 1 ? "rmw_" : "write_") + std::to_string(mb) + "MB";
+            if (!c.wants(k)) continue;
+            if (!t) t.emplace(c.trace("l2dirty"));
+            const Uniforms u = {"mode=" + std::to_string(mode), "passes=1",
+                                "span=" + std::to_string(mb * 32768u / 132)};
+            const Stats s = t->run(c.h200(), u, nullptr, 1);
+            c.add("l2dirty", k, "accesses_per_clk", 1056.0 * 256 * 16 * (mode == 1 ? 2 : 1) / double(s.cycles), "1/clk");
+        }
 }
 
 }  // namespace

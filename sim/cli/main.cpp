@@ -87,6 +87,7 @@ struct Options {
     std::string color = "auto";
     std::string max_instructions, max_cycles;  // as typed; checked by budget()
     std::string threads;                       // as typed; "" = default_threads()
+    std::string warm;                          // as typed; "" = 0
     simt::isa::LaunchOverrides launch;         // --grid, --block, --fragment, --shared, --regs
     std::string timeline_sm, timeline_warps, timeline_window;
 };
@@ -101,6 +102,18 @@ uint64_t budget(const std::string& option, const std::string& text) {
     if (text.empty() || ec != std::errc() || p != end || v < 1 || v > kMaxBudget)
         throw simt::Error(simt::SourceLoc{option + " " + text, 0, 0},
                           "expected a whole number from 1 to " + std::to_string(kMaxBudget));
+    return v;
+}
+
+// --warm N: a whole number from 0 to timing::kMaxWarmLaunches.
+uint32_t warm_launches(const std::string& text) {
+    uint32_t v = 0;
+    const char* end = text.data() + text.size();
+    auto [p, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec != std::errc() || p != end || v > simt::timing::kMaxWarmLaunches)
+        throw simt::Error(simt::SourceLoc{"--warm " + text, 0, 0},
+                          "expected a whole number of warm launches from 0 to " +
+                              std::to_string(simt::timing::kMaxWarmLaunches));
     return v;
 }
 
@@ -143,6 +156,9 @@ bool parse_args(int argc, char** argv, Options& o) {
         ("hot", po::value(&o.hot)->default_value(3), "how many source lines to list under 'Where the time goes' (0 to 1000)")
         ("disasm", po::bool_switch(&o.disasm), "print the assembled program (pc, pipe, line, text) and exit")
         ("threads", po::value(&o.threads), simt::cli::kThreadsHelp)
+        ("warm", po::value(&o.warm),
+         "run N untimed launches first (0 to 16, default 0), as a benchmark times a launch after its warm-up: the "
+         "timed launch finds the L2 as they left it (dirty lines too), the L1s empty, and the memory they wrote")
         ("no-skip", po::bool_switch(&o.no_skip), "step every cycle instead of jumping over idle ones (same results, slower)")
         ("quiet,q", po::bool_switch(&o.quiet), "no progress line on stderr")
         ("color", po::value(&o.color)->default_value("auto"), "colour the report: auto, always or never");
@@ -173,6 +189,7 @@ bool parse_args(int argc, char** argv, Options& o) {
     if (!o.max_instructions.empty()) budget("--max-instructions", o.max_instructions);
     if (!o.max_cycles.empty()) budget("--max-cycles", o.max_cycles);
     if (!o.threads.empty()) simt::cli::parse_threads(o.threads);
+    if (!o.warm.empty()) warm_launches(o.warm);
     if (o.hot < 0 || o.hot > 1000)
         throw simt::Error(simt::SourceLoc{"--hot " + std::to_string(o.hot), 0, 0}, "expected 0 to 1000 source lines");
     if ((o.functional || o.disasm) && (!o.trace_json_path.empty() || !o.profile_dir.empty() || !o.compare_path.empty()))
@@ -304,6 +321,7 @@ int run(const Options& o) {
         simt::timing::RunOptions ro;
         ro.event_skipping = !o.no_skip;
         ro.threads = o.threads.empty() ? simt::timing::default_threads(config, program) : simt::cli::parse_threads(o.threads);
+        ro.warm_launches = o.warm.empty() ? 0 : warm_launches(o.warm);
         if (!o.timeline_path.empty()) {
             timeline_file = std::make_unique<OutFile>(o.timeline_path);
             timeline = std::make_unique<simt::report::TimelineCsvWriter>(timeline_file->get(), filter);

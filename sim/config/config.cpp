@@ -70,7 +70,7 @@ const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shar
                              "dram_bandwidth_gbs", "max_outstanding_per_sm",
                              "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
-const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "home_copy", "sm_map",
+const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "home_copy", "stores_at_home", "sm_map",
                            "input_flits_per_cycle", "flit_bytes", "partner_offset"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
 const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "open_write_rows", "row_miss_bytes", "write_row_miss_bytes",
@@ -79,7 +79,7 @@ const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "open_
 const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_ops_per_cycle", "l1_ops_per_cycle",
                               "shared_same_address_cycles", "sector_cycles", "request_cycles",
                               "header_bytes", "near_lookup"};
-const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read"};
+const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read", "partial_miss_fetch", "dirty_lines"};
 const KeyList kCarveoutKeys = {"unified_bytes", "steps_kb"};
 const KeyList kTexKeys = {"line_width", "line_height", "sector_width", "quads_per_cycle"};
 const KeyList kCacheKeys = {"size_bytes", "assoc", "line_bytes", "hit_latency"};
@@ -260,6 +260,7 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     if (sl.has("partitions")) m.l2_slices.partitions = sl.u32("partitions", 1, 64);
     if (sl.has("far_hit_cycles")) m.l2_slices.far_hit_cycles = sl.u32("far_hit_cycles", 0, 100000);
     if (sl.has("home_copy")) m.l2_slices.home_copy = sl.boolean("home_copy");
+    if (sl.has("stores_at_home")) m.l2_slices.stores_at_home = sl.boolean("stores_at_home");
     if (sl.has("sm_map")) m.l2_slices.sm_map = read_sm_map(sl, "sm_map", m.l2_slices.partitions);
     if (sl.has("input_flits_per_cycle"))
         m.l2_slices.input_flits_per_cycle = sl.number("input_flits_per_cycle", 0, false, 1024);
@@ -293,6 +294,8 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     Section st = s.section("stores", kStoresKeys);
     m.stores.partial_sector_cycles = st.number("partial_sector_cycles", 0, false, 1e6);
     m.stores.partial_sector_dram_read = st.boolean("partial_sector_dram_read");
+    if (st.has("partial_miss_fetch")) m.stores.partial_miss_fetch = st.boolean("partial_miss_fetch");
+    if (st.has("dirty_lines")) m.stores.dirty_lines = st.u32("dirty_lines", 0, 1u << 16);
     Section c = s.section("carveout", kCarveoutKeys);
     m.carveout.unified_bytes = c.u32("unified_bytes", 0, 1u << 30);
     m.carveout.steps_kb = read_steps(c, "steps_kb");

@@ -117,6 +117,7 @@ struct GpuConfig {
             uint32_t partitions = 1;            // L2 partitions, each caching what its SMs read (l2.hpp)
             uint32_t far_hit_cycles = 0;        // extra latency of a read served by another partition's copy
             bool home_copy = false;             // a read filled from DRAM is also held at its home partition
+            bool stores_at_home = false;        // a store is written at its line's home partition (l2.hpp)
             std::vector<uint8_t> sm_map;        // partition of SM 0, 1, ... (beyond it: SM s in s mod partitions)
             double input_flits_per_cycle = 0;   // flits one slice takes in from the crossbar per cycle (0: unlimited)
             uint32_t flit_bytes = 32;           // bytes of one crossbar flit (atomic packets, atomic_packet.hpp)
@@ -155,6 +156,8 @@ struct GpuConfig {
         struct Stores {
             double partial_sector_cycles = 0;   // extra L2 slice cycles to merge a partial sector (byte mask)
             bool partial_sector_dram_read = false;  // a partial sector written back to DRAM is read first (ECC RMW)
+            bool partial_miss_fetch = false;    // a partial store that misses reads its sector first (l2_slice.hpp)
+            uint32_t dirty_lines = 0;           // at most this many dirty lines per L2 set (0: any), l2_slice.hpp
         } stores;
         struct Carveout {
             uint32_t unified_bytes = 0;         // L1 + shared array per SM (0: L1 is l1.size_bytes for every kernel)

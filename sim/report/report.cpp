@@ -225,6 +225,9 @@ void print_memory_units(std::ostream& out, const timing::MemoryStats& m) {
     if (m.l2_partial_writes)
         out << "  " << pad("partial writes", 15) << rpad(grouped(m.l2_partial_writes), 12) << " byte-masked sectors  "
             << grouped(m.dram_rmw_sectors) << " read back from DRAM before write-back\n";
+    if (m.l2_cleaned_lines)
+        out << "  " << pad("early cleaning", 15) << rpad(grouped(m.l2_cleaned_lines), 12)
+            << " dirty L2 lines written back before eviction (stores.dirty_lines)\n";
     if (m.l2_far_hits || m.l2_invalidations)
         out << "  " << pad("L2 partitions", 15) << rpad(grouped(m.l2_far_hits), 12)
             << " misses served by the other partition's copy  " << grouped(m.l2_invalidations)
@@ -309,6 +312,9 @@ void print_text(std::ostream& out, const RunInfo& run, const Stats& s, const Tex
     out << st.dim("  trace " + run.trace_path + " · config " + run.config_path) << "\n\n";
     auto row = [&](const char* k, const std::string& v) { out << "  " << pad(k, 14) << v << "\n"; };
     row("launch", launch_line(run.program));
+    if (s.warm_launches)
+        row("warm", "after " + std::to_string(s.warm_launches) + " untimed launch" + (s.warm_launches > 1 ? "es" : "") +
+                        " (the L2 as they left it, the L1s empty)");
     row("time", grouped(s.cycles) + " cycles = " + fixed(s.cycles / s.clock_mhz, 2) + " µs at " +
                     fixed(s.clock_mhz, 0) + " MHz  (+" + fixed(s.kernel_launch_us, 1) + " µs launch = " +
                     fixed(s.time_us, 2) + " µs)");

@@ -46,7 +46,7 @@ void write_report_fields(W& j, const RunInfo& run, const timing::Stats& s) {
     j.field("cycles", s.cycles).field("time_us", s.time_us).field("clock_mhz", s.clock_mhz);
     j.field("kernel_launch_us", s.kernel_launch_us);
     j.field("sms", s.sms).field("sub_partitions", s.sub_partitions);
-    j.field("blocks", s.blocks).field("warps", s.warps);
+    j.field("blocks", s.blocks).field("warps", s.warps).field("warm_launches", s.warm_launches);
     write_launch(j, run.program);
     j.field("warp_instructions", s.warp_instructions).field("thread_instructions", s.thread_instructions);
     j.field("thread_instructions_pred_on", s.thread_instructions_pred_on);
@@ -120,6 +120,7 @@ void write_report_fields(W& j, const RunInfo& run, const timing::Stats& s) {
         .field("l2_far_hits", m.l2_far_hits)
         .field("l2_invalidations", m.l2_invalidations)
         .field("dram_rmw_sectors", m.dram_rmw_sectors)
+        .field("l2_cleaned_lines", m.l2_cleaned_lines)
         .field("atomic_lane_ops", m.atomic_lane_ops)
         .field("atomic_serial_cycles", m.atomic_serial_cycles)
         .field("shared_atomic_serial", m.shared_atomic_serial)

@@ -42,7 +42,15 @@ struct RunOptions {
     // the same Stats, bit for bit. With an observer the run uses one thread
     // (its events come in the serial order). At most one thread per SM is used.
     unsigned threads = 1;
+    // Untimed launches of the same kernel before the timed one, as a benchmark's warm-up: the
+    // timed launch finds the L2 as the last of them left it (its lines, dirty ones too; the L1s
+    // start empty, as a GPU invalidates them at each launch) and the global memory they wrote.
+    // The Stats and the observer describe the timed launch alone (progress is reported for each).
+    uint32_t warm_launches = 0;
 };
+
+// The largest RunOptions::warm_launches accepted (--warm).
+constexpr uint32_t kMaxWarmLaunches = 16;
 
 // The --threads default: the host's cores for a large launch (at least two
 // blocks per SM on a GPU of at least kManySms SMs), 1 otherwise, where a
@@ -72,6 +80,10 @@ public:
     uint64_t cycles_visited() const;
 
 private:
+    const GpuConfig& config_;
+    const isa::Program& program_;
+    func::GlobalMemory& memory_;
+    RunOptions options_;
     std::unique_ptr<Gpu> gpu_;
 };
 

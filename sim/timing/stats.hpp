@@ -112,6 +112,7 @@ struct MemoryStats {
     uint64_t l2_far_hits = 0;            // read misses served by another L2 partition's copy
     uint64_t l2_invalidations = 0;       // copies dropped in other partitions by a store or an atomic
     uint64_t dram_rmw_sectors = 0;       // partial sectors read before their write-back
+    uint64_t l2_cleaned_lines = 0;       // dirty lines written back early (stores.dirty_lines)
     uint64_t atomic_lane_ops = 0;        // global atomic operations at the L2 atomic units
     uint64_t atomic_serial_cycles = 0;   // cycles atomic groups waited at their unit or address after their data was there
     uint64_t shared_atomic_serial = 0;   // extra MIO passes of shared atomics on one word
@@ -164,6 +165,7 @@ struct Stats {
     uint32_t sms = 0, sub_partitions = 0;
     uint64_t blocks = 0;               // blocks launched
     uint64_t warps = 0;                // warps launched
+    uint32_t warm_launches = 0;        // untimed launches before this one (RunOptions::warm_launches)
 
     // ---- time
     uint64_t cycles = 0;               // first dispatch (cycle 0) to the last warp retiring

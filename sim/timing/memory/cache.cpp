@@ -60,6 +60,7 @@ uint32_t SectorCache::allocate(uint64_t line, Eviction& ev) {
         i = uint32_t(uint64_t(set) * assoc_ + st.lru);
         Way& victim = ways_[i];
         ev.line = victim.line;
+        if (victim.dirty) --st.dirty_lines;
         ev.dirty = victim.dirty & victim.valid;
         ev.partial = victim.partial & ev.dirty;
         index_.erase(victim.line, [this](uint32_t w) { return ways_[w].line; });
@@ -128,6 +129,7 @@ Eviction SectorCache::invalidate(uint64_t sector) {
         ev.partial = way.partial & bit;
     }
     way.valid &= ~bit;
+    if (way.dirty == bit) --set_[way.set].dirty_lines;
     way.dirty &= ~bit;
     way.partial &= ~bit;
     way.prefetched &= ~bit;
@@ -145,6 +147,7 @@ Eviction SectorCache::fill(uint64_t sector, uint64_t fill_time, bool dirty, bool
     const uint32_t bit = 1u << s;
     const bool was_full = (way.valid & bit) && !(way.partial & bit);
     way.valid |= bit;
+    if (dirty && !way.dirty) ++set_[way.set].dirty_lines;
     if (dirty) way.dirty |= bit;
     if (!partial) way.partial &= ~bit;
     else if (!was_full) way.partial |= bit;  // a masked write to a full sector leaves it full
@@ -152,6 +155,26 @@ Eviction SectorCache::fill(uint64_t sector, uint64_t fill_time, bool dirty, bool
     else way.prefetched &= ~bit;
     fill_[uint64_t(i) * spl_ + s] = fill_time;
     return ev;
+}
+
+Eviction SectorCache::clean_excess(uint64_t sector) {
+    Eviction ev;
+    const uint32_t set = uint32_t(line_of(sector) % sets_);
+    Set& st = set_[set];
+    if (!dirty_limit_ || st.dirty_lines <= dirty_limit_) return ev;
+    Way* const base = &ways_[uint64_t(set) * assoc_];
+    for (uint16_t l = st.lru;; l = base[l].newer) {
+        Way& w = base[l];
+        if (w.dirty) {
+            ev.line = w.line;
+            ev.dirty = w.dirty & w.valid;
+            ev.partial = w.partial & ev.dirty;
+            w.dirty = 0;
+            --st.dirty_lines;
+            return ev;
+        }
+        if (l == st.mru) return ev;
+    }
 }
 
 }  // namespace simt::timing

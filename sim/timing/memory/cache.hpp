@@ -16,6 +16,7 @@
 #include "sim/config/config.hpp"
 #include "sim/timing/memory/line_index.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -56,6 +57,14 @@ public:
     Eviction invalidate(uint64_t sector);
     uint32_t sectors_per_line() const { return spl_; }
     uint64_t lines() const { return ways_.size(); }
+    // At most `lines` lines of a set hold dirty data (0: no limit; dirty_lines in l2_slice.hpp).
+    void set_dirty_limit(uint32_t lines) { dirty_limit_ = lines; }
+    // After a store made `sector`'s line dirty: when its set now holds more dirty lines than the
+    // limit, the least recently used dirty line is cleaned (it stays present) and returned as an
+    // eviction to write back; else an empty one.
+    Eviction clean_excess(uint64_t sector);
+    // Every fill lands at cycle 0: the contents of a cache a previous launch left (warm launches, gpu.hpp).
+    void settle() { std::fill(fill_.begin(), fill_.end(), uint64_t(0)); }
 
 private:
     struct Way {
@@ -74,6 +83,7 @@ private:
     struct Set {
         uint16_t mru = 0, lru = 0;
         uint32_t used = 0;
+        uint32_t dirty_lines = 0;  // ways holding a dirty sector
     };
     uint32_t find(uint64_t line) const;  // way index or LineIndex::kNone
     void touch(uint32_t i);               // way i becomes its set's most recently used
@@ -89,6 +99,7 @@ private:
     std::vector<Set> set_;
     std::vector<uint64_t> fill_;     // sets * assoc * spl: fill time of each sector
     LineIndex index_;                // line -> way
+    uint32_t dirty_limit_ = 0;
 };
 
 }  // namespace simt::timing

@@ -20,6 +20,7 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
       partial_cost_(c.memory.stores.partial_sector_cycles),
       flit_cost_(c.memory.l2_slices.input_flits_per_cycle > 0 ? 1.0 / c.memory.l2_slices.input_flits_per_cycle : 0.0),
       home_copy_(c.memory.l2_slices.home_copy),
+      stores_at_home_(c.memory.l2_slices.stores_at_home && parts_ > 1),
       near_lookup_(c.memory.atomics.near_lookup && parts_ > 1),
       partner_(c.memory.l2_slices.partner_offset) {
     const uint32_t n = per_part_ * parts_;
@@ -28,15 +29,15 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
     atomics_.assign(std::max(1u, n / slices_per_unit_), AtomicUnit(c));
 }
 
-L2Slice& L2::route(uint32_t sm, uint64_t t, uint64_t sector, double extra, uint64_t& local, uint64_t& at,
-                   bool charge, uint32_t part) {
+L2Slice& L2::route(uint32_t sm, uint64_t t, uint64_t sector, double cost, uint64_t& local, uint64_t& at,
+                   bool port, uint32_t part) {
     uint64_t line = sector / spl_;
     uint32_t s = part * per_part_ + xbar_.slice_of(line);
     local = xbar_.local_of(line) * spl_ + sector % spl_;
-    uint64_t port = charge ? xbar_.send(sm, t, request_) : 0;
-    stats_.xbar_queue_cycles += port;
+    uint64_t queued = port ? xbar_.send(sm, t, request_) : 0;
+    stats_.xbar_queue_cycles += queued;
     L2Slice& slice = slices_[s];
-    at = slice.enter(t + port, request_, charge ? slice_cost_ + extra : 0.0);
+    at = slice.enter(t + queued, request_, cost);
     return slice;
 }
 
@@ -71,7 +72,7 @@ void L2::invalidate_others(L2Slice& keep, uint64_t local, uint64_t at) {
 uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector) {
     uint64_t local = 0, at = 0;
     const uint32_t part = near(sm);
-    L2Slice& slice = route(sm, t, sector, 0.0, local, at, true, part);
+    L2Slice& slice = route(sm, t, sector, slice_cost_, local, at, true, part);
     if (parts_ == 1 || slice.copy_at(local) != ~0ull) return slice.read(at, local, sector, request_);
     if (uint64_t ready = far_copy(slice, local, at)) {
         slice.take_copy(at, local, ready);
@@ -88,10 +89,34 @@ uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector) {
 }
 
 uint64_t L2::write(uint32_t sm, uint64_t t, uint64_t sector, bool partial) {
+    if (stores_at_home_) {
+        const uint32_t h = home(sector);
+        if (h != near(sm)) return write_at_home(sm, t, sector, partial, h);
+    }
     uint64_t local = 0, at = 0;
-    L2Slice& slice = route(sm, t, sector, partial ? partial_cost_ : 0.0, local, at, true, near(sm));
+    L2Slice& slice = route(sm, t, sector, slice_cost_ + (partial ? partial_cost_ : 0.0), local, at, true, near(sm));
     invalidate_others(slice, local, at);
-    return slice.write(at, local, partial);
+    return slice.write(at, local, sector, request_, partial);
+}
+
+// The SM's partition checks its tags (the port and the queue, no data cycles) and keeps a copy it
+// has, updated; the home takes the store (a full copy from the SM's partition first, so a partial
+// store there merges with the data), and copies in any third partition are dropped.
+uint64_t L2::write_at_home(uint32_t sm, uint64_t t, uint64_t sector, bool partial, uint32_t h) {
+    uint64_t local = 0, at = 0;
+    const uint32_t part = near(sm);
+    L2Slice& mine = route(sm, t, sector, 0.0, local, at, true, part);
+    const uint64_t copy = mine.copy_at(local);
+    if (copy != ~0ull) mine.touch(local);
+    const size_t offset = index_of(mine) % per_part_;
+    L2Slice& home = slices_[h * per_part_ + offset];
+    const uint64_t there = home.enter(at + far_cycles_, request_, slice_cost_ + (partial ? partial_cost_ : 0.0));
+    if (copy != ~0ull && home.copy_at(local) == ~0ull) home.take_copy(there, local, std::max(copy, there));
+    for (uint32_t q = 0; q < parts_; ++q) {
+        L2Slice& other = slices_[q * per_part_ + offset];
+        if (q != part && q != h && other.drop(at, local)) ++stats_.l2_invalidations;
+    }
+    return home.write(there, local, sector, request_, partial);
 }
 
 AtomicUnit& L2::unit_of(const L2Slice& slice) {
@@ -100,7 +125,7 @@ AtomicUnit& L2::unit_of(const L2Slice& slice) {
 
 uint64_t L2::atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops, bool first) {
     uint64_t local = 0, at = 0;
-    L2Slice& slice = route(sm, t, sector, 0.0, local, at, first, home(sector));
+    L2Slice& slice = route(sm, t, sector, first ? slice_cost_ : 0.0, local, at, first, home(sector));
     if (first) invalidate_others(slice, local, at);
     uint64_t ready = slice.atomic_data(at, local, sector, request_);
     return unit_of(slice).execute(at, ready, addr, ops, stats_);

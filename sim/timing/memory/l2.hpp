@@ -23,10 +23,14 @@
 // 60). The H200 looks such a miss up at the home too (ncu: 1.46 L2 lookups per read
 // at 64 MB); charging that lookup to the home slice moved l2cap random 48 MB from
 // +5 to -12 %, so it is left out.
-// Stores write to their SM's partition (the H200 also looks them up at the home,
-// 1.5 lookups per store, which is left out: writing them at the home as well
-// slowed stream writes by a third). Stores and atomics drop the copies in the
-// other partitions (written back first when dirty), so a copy is never stale.
+// Stores write to their SM's partition and drop the copies in the other partitions (written
+// back first when dirty), so a copy is never stale; atomics do the same at the line's home. With
+// l2_slices.stores_at_home (the H200, calib/kernels/l2dirty.cu) a store to a line homed in the
+// other partition is looked up in the SM's partition, where a copy is updated in place but none
+// is made (a tag check: no slice data cycles), and written at the home, which takes it dirty
+// (ncu: 1.5 L2 lookups per store of a private footprint). So a footprint that is only written
+// takes one copy (stores alone hold to about 56 MB on the H200) while one read and written keeps
+// the reads' 1.5 copies (it falls from 40 MB).
 //
 // Atomics in sector mode go by line (atomic_packet.hpp): the line's packets enter
 // a slice of the SM's own partition (its crossbar input, then one tag lookup per
@@ -37,6 +41,9 @@
 // being far, and 64 hot lines load their busiest slice with one group's requests at
 // home plus another's near lookups, calib/README.md §10). The home slice's atomic
 // unit then runs the line's sectors.
+//
+// Warm launches (RunOptions::warm_launches): a launch can start with the tags a previous
+// launch of the same kernel left (carry()), as a benchmark's timed launch after its warm-up does.
 //
 // Left out: the response network as a separate resource, the SM-to-partition
 // map of real GPC floorsweeping (SMs alternate here).
@@ -68,12 +75,18 @@ public:
     bool atomic_sector_mode() const { return atomics_.front().sector_mode(); }
     uint32_t home_partition(uint64_t line) const { return home(line * spl_); }  // where its atomics run
     const Dram& dram() const { return dram_; }
+    // What a previous launch on the same config left in the L2 (`warm`): its lines, dirty ones
+    // included, with every fill landed; the queues, DRAM and counters start empty.
+    void carry(const L2& warm) {
+        for (size_t i = 0; i < slices_.size() && i < warm.slices_.size(); ++i) slices_[i].carry(warm.slices_[i]);
+    }
 
 private:
-    // Through the SM's port into the slice of `sector`: the slice, its own sector index and the arrival.
-    // `charge`: the sector occupies the port and the slice (false: it already did in this request).
-    L2Slice& route(uint32_t sm, uint64_t t, uint64_t sector, double extra, uint64_t& local, uint64_t& at,
-                   bool charge, uint32_t part);
+    // Through the SM's port into the slice of `sector` in partition `part`: the slice, its own sector
+    // index and the arrival. `port`: the sector occupies the SM's port (false: it already did in this
+    // request); `cost`: the slice cycles it takes there.
+    L2Slice& route(uint32_t sm, uint64_t t, uint64_t sector, double cost, uint64_t& local, uint64_t& at,
+                   bool port, uint32_t part);
     uint32_t near(uint32_t sm) const {
         if (parts_ == 1) return 0;
         return sm < sm_map_.size() ? sm_map_[sm] : sm % parts_;
@@ -83,6 +96,8 @@ private:
     // (0: none); and dropping the copies outside partition `keep`.
     uint64_t far_copy(const L2Slice& near, uint64_t local, uint64_t at);
     void invalidate_others(L2Slice& keep, uint64_t local, uint64_t at);
+    // stores_at_home: the store of a line homed at partition `h` away from the SM's partition.
+    uint64_t write_at_home(uint32_t sm, uint64_t t, uint64_t sector, bool partial, uint32_t h);
     AtomicUnit& unit_of(const L2Slice& slice);
     // A line's packets through the SM's port into the slice where they enter (and `home`, when
     // forwarded there): the cycle they are looked up.
@@ -98,6 +113,7 @@ private:
     std::vector<uint8_t> sm_map_;
     double slice_cost_, partial_cost_, flit_cost_;
     bool home_copy_;   // l2_slices.home_copy
+    bool stores_at_home_;  // l2_slices.stores_at_home
     bool near_lookup_;
     uint32_t partner_;  // l2_slices.partner_offset
     uint64_t request_ = 0;

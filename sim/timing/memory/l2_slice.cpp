@@ -26,7 +26,10 @@ L2Slice::L2Slice(const GpuConfig& c, uint32_t index, const Crossbar& xbar, Dram&
       spl_(cache_.sectors_per_line()),
       fetch_sectors_(std::max(1u, c.memory.dram_fetch_bytes / std::max(1u, c.memory.sector_bytes))),
       hit_latency_(c.memory.l2.hit_latency),
-      rmw_(c.memory.stores.partial_sector_dram_read) {}
+      rmw_(c.memory.stores.partial_sector_dram_read),
+      fetch_partial_(c.memory.stores.partial_miss_fetch) {
+    cache_.set_dirty_limit(c.memory.stores.dirty_lines);
+}
 
 uint64_t L2Slice::enter(uint64_t t, uint64_t req, double cost) {
     uint64_t delay = port_.take(t, req, cost);
@@ -93,14 +96,32 @@ uint64_t L2Slice::read(uint64_t at, uint64_t local, uint64_t global, uint64_t re
     return ready;
 }
 
-uint64_t L2Slice::write(uint64_t at, uint64_t local, bool partial) {
+uint64_t L2Slice::write(uint64_t at, uint64_t local, uint64_t global, uint64_t req, bool partial) {
     Probe p = cache_.lookup(local);
     if (p.hit) ++stats_.l2_hit_sectors;
     else ++stats_.l2_miss_sectors;
     if (partial) ++stats_.l2_partial_writes;
     uint64_t ack = at + hit_latency_;
+    if (partial && fetch_partial_ && (!p.hit || p.partial)) {  // the sector's other bytes, from DRAM
+        const uint64_t first = global - global % fetch_sectors_;
+        stats_.dram_read_bytes += uint64_t(sector_bytes_);
+        ++stats_.dram_rmw_sectors;
+        const uint64_t ready = dram_.read(at, first * sector_bytes_, fetch_sectors_ * sector_bytes_, req);
+        const uint64_t evicted = fill(at, local, std::max(ack, ready), true, false, false);
+        return std::max({ack, evicted, clean(at, local)});
+    }
     uint64_t evicted = fill(at, local, ack, true, partial, false);
-    return std::max(ack, evicted);
+    return std::max({ack, evicted, clean(at, local)});
+}
+
+// stores.dirty_lines: the set's oldest dirty line is written back and stays, clean; the store
+// that made it one too many is acked once that is written, as for an eviction (the cycle; at when
+// nothing was cleaned).
+uint64_t L2Slice::clean(uint64_t at, uint64_t local) {
+    const Eviction ev = cache_.clean_excess(local);
+    if (!ev.dirty) return at;
+    ++stats_.l2_cleaned_lines;
+    return write_back(at, ev);
 }
 
 bool L2Slice::drop(uint64_t at, uint64_t local) {
@@ -113,6 +134,7 @@ bool L2Slice::drop(uint64_t at, uint64_t local) {
 uint64_t L2Slice::atomic_data(uint64_t at, uint64_t local, uint64_t global, uint64_t req) {
     uint64_t ready = read(at, local, global, req);  // the sector's data at the slice
     fill(at, local, ready, true, false, false);     // present now: marks it dirty, evicts nothing
+    clean(at, local);                               // (in the background of the atomic)
     return ready;
 }
 
