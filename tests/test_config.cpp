@@ -436,7 +436,7 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
         {"    home_copy: true", "    home_copy: 2", "memory.l2_slices.home_copy", "expected true or false, got '2'"},
         {"    stores_at_home: false", "    stores_at_home: home", "memory.l2_slices.stores_at_home",
          "expected true or false, got 'home'"},
-        {"    dirty_lines: 0", "    dirty_lines: -3", "memory.stores.dirty_lines", "got -3"},
+        {"    dirty_lines: 0", "    dirty_lines: -3", "memory.stores.dirty_lines", "got the negative number -3"},
         {"    partial_miss_fetch: false", "    partial_miss_fetch: 1.5", "memory.stores.partial_miss_fetch",
          "expected true or false, got '1.5'"},
         {"  interleave_paths: true", "  interleave_paths: on", "scheduler.interleave_paths",
