@@ -401,6 +401,12 @@ GpuConfig two_partitions() {
     return c;
 }
 
+uint64_t line_homed_at(const L2& l2, uint32_t part) {  // the first line whose home is `part`
+    uint64_t line = 0;
+    while (l2.home_partition(line) != part) ++line;
+    return line;
+}
+
 }  // namespace
 
 TEST_CASE("memory units: an L2 partition keeps its SMs' copies and writes drop the others", "[timing][memory]") {
@@ -424,9 +430,7 @@ TEST_CASE("memory units: with home copies a line's home partition keeps what DRA
     MemoryStats st;
     L2 l2(c, st);
     const uint64_t spl = c.memory.l2.line_bytes / c.memory.sector_bytes;
-    uint64_t far = 0, near = 0;  // lines homed in partition 1 and 0
-    while (l2.home_partition(far) != 1) ++far;
-    while (l2.home_partition(near) != 0) ++near;
+    const uint64_t far = line_homed_at(l2, 1), near = line_homed_at(l2, 0);
     // SM 0 (partition 0) misses a line homed in partition 1: DRAM, into both partitions.
     CHECK(l2.read(0, 0, far * spl) == 500);
     CHECK(l2.read(1, 1000, far * spl) == 1200);  // SM 1 hits its own partition: the home's copy
@@ -621,8 +625,7 @@ TEST_CASE("memory units: with stores at home a far line's store is written at it
     MemoryStats st;
     L2 l2(c, st);
     const uint64_t spl = c.memory.l2.line_bytes / c.memory.sector_bytes;
-    uint64_t far = 0;  // a line homed in partition 1
-    while (l2.home_partition(far) != 1) ++far;
+    const uint64_t far = line_homed_at(l2, 1);
     // SM 0's store crosses to the home (50 cycles) and is acked after the home's hit latency.
     CHECK(l2.write(0, 0, far * spl, false) == 250);
     CHECK(l2.read(1, 1000, far * spl) == 1200);  // SM 1 hits at home, its own partition

@@ -101,16 +101,15 @@ uint64_t L2Slice::write(uint64_t at, uint64_t local, uint64_t global, uint64_t r
     if (p.hit) ++stats_.l2_hit_sectors;
     else ++stats_.l2_miss_sectors;
     if (partial) ++stats_.l2_partial_writes;
-    uint64_t ack = at + hit_latency_;
+    uint64_t ack = at + hit_latency_, fill_time = ack;
     if (partial && fetch_partial_ && (!p.hit || p.partial)) {  // the sector's other bytes, from DRAM
         const uint64_t first = global - global % fetch_sectors_;
         stats_.dram_read_bytes += uint64_t(sector_bytes_);
         ++stats_.dram_rmw_sectors;
-        const uint64_t ready = dram_.read(at, first * sector_bytes_, fetch_sectors_ * sector_bytes_, req);
-        const uint64_t evicted = fill(at, local, std::max(ack, ready), true, false, false);
-        return std::max({ack, evicted, clean(at, local)});
+        fill_time = std::max(ack, dram_.read(at, first * sector_bytes_, fetch_sectors_ * sector_bytes_, req));
+        partial = false;  // whole from now on
     }
-    uint64_t evicted = fill(at, local, ack, true, partial, false);
+    uint64_t evicted = fill(at, local, fill_time, true, partial, false);
     return std::max({ack, evicted, clean(at, local)});
 }
 
