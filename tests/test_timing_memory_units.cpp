@@ -673,3 +673,38 @@ TEST_CASE("memory units: with partial_miss_fetch a partial store that misses rea
         CHECK(l2.read(0, 1000, 0) == (fetch ? 1200u : 1500u));
     }
 }
+
+TEST_CASE("memory units: the DRAM write queue hides write_queue_cycles of a cleaning's write-back", "[timing][memory]") {
+    // One dirty line per set: the store to a second line of set 0 (512 lines on) cleans the
+    // first. Opening a write row costs 64000 B at 64 B per cycle: the write-back is done 1000
+    // cycles (and half a cycle of data) after the store at 10, at 1011.
+    GpuConfig c = small_config();
+    c.memory.stores.dirty_lines = 1;
+    c.memory.dram.write_row_miss_bytes = 64000;
+    const uint64_t second = 512 * 4;  // sector of line 512: set 0 again
+    for (uint32_t queue : {0u, 600u, 5000u}) {
+        c.memory.stores.write_queue_cycles = queue;
+        MemoryStats st;
+        L2 l2(c, st);
+        CHECK(l2.write(0, 0, 0, false) == 200);  // hit latency: nothing to clean yet
+        const uint64_t ack = l2.write(0, 10, second, false);
+        INFO("write_queue_cycles " << queue);
+        CHECK(st.l2_cleaned_lines == 1);
+        CHECK(ack == std::max<uint64_t>(210, 1011 - std::min<uint64_t>(queue, 1011)));
+    }
+}
+
+TEST_CASE("memory units: a partial store's fetch brings its 64 B piece, so the next sector needs none", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.dram_fetch_bytes = 64;  // two sectors per DRAM piece
+    c.memory.stores.partial_sector_dram_read = true;
+    c.memory.stores.partial_miss_fetch = true;
+    MemoryStats st;
+    L2 l2(c, st);
+    l2.write(0, 0, 0, true);    // 4 B of sector 0: reads sectors 0 and 1
+    l2.write(0, 10, 1, true);   // 4 B of sector 1: whole already
+    CHECK(st.dram_rmw_sectors == 1);
+    l2.write(0, 20, 2, true);   // the next piece: read again
+    CHECK(st.dram_rmw_sectors == 2);
+    CHECK(st.l2_hit_sectors == 1);
+}

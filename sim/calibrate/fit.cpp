@@ -362,7 +362,7 @@ std::vector<FitParam> default_fit_params() {
         {"regfile.reads_per_bank", K::Choice, 0, 0, {"1", "2"}, {"ipc"}, "operand reads per bank per cycle"},
         {"regfile.read_queue_cycles", K::Integer, 0, 16, {}, {"ipc"},
          "bank reads that may queue before the scheduler is held"},
-        {"scheduler.policy", K::Choice, 0, 0, {"gto", "lrr", "two_level", "gty", "gtb"}, {"ipc", "order"},
+        {"scheduler.policy", K::Choice, 0, 0, {"gto", "lrr", "two_level", "gty", "gtb", "cgy"}, {"ipc", "order"},
          "warp issue policy"},
         {"memory.dram_bandwidth_gbs", K::Real, 0.5, 1.5, {}, {"streams"},
          "DRAM pin bandwidth (fitted only without the device's memory clock and bus width)", true},

@@ -158,6 +158,7 @@ struct GpuConfig {
             bool partial_sector_dram_read = false;  // a partial sector written back to DRAM is read first (ECC RMW)
             bool partial_miss_fetch = false;    // a partial store that misses reads its sector first (l2_slice.hpp)
             uint32_t dirty_lines = 0;           // at most this many dirty lines per L2 set (0: any), l2_slice.hpp
+            uint32_t write_queue_cycles = 0;    // DRAM write backlog a write-back hides from its store (l2_slice.hpp)
         } stores;
         struct Carveout {
             uint32_t unified_bytes = 0;         // L1 + shared array per SM (0: L1 is l1.size_bytes for every kernel)

@@ -26,6 +26,7 @@ L2Slice::L2Slice(const GpuConfig& c, uint32_t index, const Crossbar& xbar, Dram&
       spl_(cache_.sectors_per_line()),
       fetch_sectors_(std::max(1u, c.memory.dram_fetch_bytes / std::max(1u, c.memory.sector_bytes))),
       hit_latency_(c.memory.l2.hit_latency),
+      write_queue_(c.memory.stores.write_queue_cycles),
       rmw_(c.memory.stores.partial_sector_dram_read),
       fetch_partial_(c.memory.stores.partial_miss_fetch) {
     cache_.set_dirty_limit(c.memory.stores.dirty_lines);
@@ -67,7 +68,7 @@ uint64_t L2Slice::write_back(uint64_t t, const Eviction& ev) {
         done = std::max(done, dram_.write(t, addr, bytes));
         stats_.dram_write_bytes += uint64_t(std::popcount(dirty)) * sector_bytes_;
     }
-    return done;
+    return done > t + write_queue_ ? done - write_queue_ : t;  // the queue hides write_queue_ cycles
 }
 
 uint64_t L2Slice::fill(uint64_t t, uint64_t local, uint64_t ready, bool dirty, bool partial, bool prefetched) {
@@ -102,15 +103,26 @@ uint64_t L2Slice::write(uint64_t at, uint64_t local, uint64_t global, uint64_t r
     else ++stats_.l2_miss_sectors;
     if (partial) ++stats_.l2_partial_writes;
     uint64_t ack = at + hit_latency_, fill_time = ack;
-    if (partial && fetch_partial_ && (!p.hit || p.partial)) {  // the sector's other bytes, from DRAM
-        const uint64_t first = global - global % fetch_sectors_;
+    const bool fetch = partial && fetch_partial_ && (!p.hit || p.partial);
+    const uint64_t first = global - global % fetch_sectors_;
+    if (fetch) {  // the sector's other bytes, from DRAM
         stats_.dram_read_bytes += uint64_t(sector_bytes_);
         ++stats_.dram_rmw_sectors;
         fill_time = std::max(ack, dram_.read(at, first * sector_bytes_, fetch_sectors_ * sector_bytes_, req));
         partial = false;  // whole from now on
     }
     uint64_t evicted = fill(at, local, fill_time, true, partial, false);
+    if (fetch) fill_neighbours(at, local, global, first, fill_time);
     return std::max({ack, evicted, clean(at, local)});
+}
+
+// The other sectors of the DRAM piece a partial store fetched arrive with it, clean, where absent
+// (as a read's do; on the line the store just filled, so they evict nothing).
+void L2Slice::fill_neighbours(uint64_t at, uint64_t local, uint64_t global, uint64_t first, uint64_t ready) {
+    for (uint64_t s = first; s < first + fetch_sectors_; ++s) {
+        const uint64_t ls = local - global + s;
+        if (s != global && !cache_.present(ls)) fill(at, ls, ready, false, false, true);
+    }
 }
 
 // stores.dirty_lines: the set's oldest dirty line is written back and stays, clean; the store

@@ -21,13 +21,19 @@
 //
 // With stores.partial_miss_fetch a partial store that misses (or finds only masked bytes) reads
 // its sector's piece from DRAM and holds it full from then on, so its write-backs need no
-// read-modify-write (the H200 reads a 32 MB store-only footprint from DRAM once, 32 MB, and writes
+// read-modify-write; the piece's other sectors arrive with it where absent (a stride-8 store
+// stream reads each 64 B piece once) (the H200 reads a 32 MB store-only footprint from DRAM once, 32 MB, and writes
 // 107 MB back). The store's ack does not wait for the read.
 // With stores.dirty_lines a set holds at most that many dirty lines: a store that dirties one
 // more writes the set's least recently used dirty line back, which stays present and clean (the
 // H200 writes back 19 % of a 32 MB store-only footprint's stores and 69 % of a 48 MB one's, hit
 // rates 96 and 94 %: its L2 cleans dirty lines long before it evicts them, calib l2dirty). The
 // store is acked once the cleaned line is written, as when it evicts one.
+// With stores.write_queue_cycles the DRAM write queue absorbs that much backlog: a store whose
+// eviction or cleaning is written back waits only for the part of its write's completion beyond
+// it (0: the store waits for the write, the behaviour fitted before the key). A write stream
+// with few warps then never waits; random write-backs that saturate the channels still hold
+// the stores back, as a full write queue does.
 //
 // Left out: flushing dirty data at kernel end, MSHR limits per slice.
 #pragma once
@@ -71,17 +77,19 @@ public:
     }
 
 private:
-    // Each returns the cycle the evicted dirty data is written to DRAM (t when none).
+    // Each returns the cycle the store that caused it may be acked: its dirty data written to DRAM,
+    // less what the write queue hides (t when none).
     uint64_t fill(uint64_t t, uint64_t local, uint64_t ready, bool dirty, bool partial, bool prefetched);
     uint64_t write_back(uint64_t t, const Eviction& ev);
-    uint64_t clean(uint64_t at, uint64_t local);  // after a store or atomic dirtied `local`
+    uint64_t clean(uint64_t at, uint64_t local);
+    void fill_neighbours(uint64_t at, uint64_t local, uint64_t global, uint64_t first, uint64_t ready);  // after a store or atomic dirtied `local`
 
     SectorCache cache_;
     RateServer port_, input_;
     const Crossbar& xbar_;
     Dram& dram_;
     MemoryStats& stats_;
-    uint32_t index_, sector_bytes_, spl_, fetch_sectors_, hit_latency_;
+    uint32_t index_, sector_bytes_, spl_, fetch_sectors_, hit_latency_, write_queue_;
     bool rmw_, fetch_partial_;
 };
 
