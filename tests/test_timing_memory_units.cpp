@@ -706,5 +706,6 @@ TEST_CASE("memory units: a partial store's fetch brings its 64 B piece, so the n
     CHECK(st.dram_rmw_sectors == 1);
     l2.write(0, 20, 2, true);   // the next piece: read again
     CHECK(st.dram_rmw_sectors == 2);
+    CHECK(st.dram_read_bytes == 128);  // two 64 B pieces read
     CHECK(st.l2_hit_sectors == 1);
 }

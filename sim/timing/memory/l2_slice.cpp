@@ -105,8 +105,8 @@ uint64_t L2Slice::write(uint64_t at, uint64_t local, uint64_t global, uint64_t r
     uint64_t ack = at + hit_latency_, fill_time = ack;
     const bool fetch = partial && fetch_partial_ && (!p.hit || p.partial);
     const uint64_t first = global - global % fetch_sectors_;
-    if (fetch) {  // the sector's other bytes, from DRAM
-        stats_.dram_read_bytes += uint64_t(sector_bytes_);
+    if (fetch) {  // the sector's other bytes, from DRAM, with the rest of its piece
+        stats_.dram_read_bytes += uint64_t(fetch_sectors_) * sector_bytes_;
         ++stats_.dram_rmw_sectors;
         fill_time = std::max(ack, dram_.read(at, first * sector_bytes_, fetch_sectors_ * sector_bytes_, req));
         partial = false;  // whole from now on
