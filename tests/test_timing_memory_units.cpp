@@ -709,3 +709,24 @@ TEST_CASE("memory units: a partial store's fetch brings its 64 B piece, so the n
     CHECK(st.dram_read_bytes == 128);  // two 64 B pieces read
     CHECK(st.l2_hit_sectors == 1);
 }
+
+TEST_CASE("memory units: the report's busiest slice and channel are their busy cycles over the launch", "[timing][memory]") {
+    // One slice at 0.5 sectors per cycle (2 cycles a sector) and one channel at 64 B per cycle:
+    // ten read misses of 32 B keep the slice 20 cycles busy and the channel 5.
+    GpuConfig c = small_config();
+    c.memory.l2_slices.sectors_per_cycle = 0.5;
+    MemoryStats st;
+    L2 l2(c, st);
+    for (uint64_t s = 0; s < 10; ++s) {
+        l2.begin_request();
+        l2.read(0, 0, s * 64);  // sectors of distinct lines and chunks
+    }
+    l2.busy(st, 100);
+    CHECK(st.l2_slice_busy_max == Approx(0.2));
+    CHECK(st.l2_slice_busy_mean == Approx(0.2));
+    CHECK(st.dram_busy_max == Approx(0.05));
+    CHECK(st.dram_busy_mean == Approx(0.05));
+    l2.busy(st, 10);  // more work than cycles (write-backs still draining): capped
+    CHECK(st.l2_slice_busy_max == 1.0);
+    CHECK(st.dram_busy_max == Approx(0.5));
+}

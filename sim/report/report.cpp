@@ -215,6 +215,10 @@ void print_memory_units(std::ostream& out, const timing::MemoryStats& m) {
         out << "  " << pad("queueing", 15) << rpad(grouped(m.xbar_queue_cycles), 12) << " crossbar, "
             << grouped(m.l2_queue_cycles) << " L2 slice, " << grouped(m.dram_queue_cycles) << " DRAM bandwidth, "
             << grouped(m.dram_load_cycles) << " DRAM load (cycles summed over sectors)\n";
+    if (m.l2_slice_busy_max + m.dram_busy_max > 0)
+        out << "  " << pad("busiest", 15) << rpad(pct(m.l2_slice_busy_max), 12) << " of the time an L2 slice (mean "
+            << pct(m.l2_slice_busy_mean) << "), " << pct(m.dram_busy_max) << " a DRAM channel (mean "
+            << pct(m.dram_busy_mean) << ")\n";
     if (m.dram_row_misses) out << "  " << pad("DRAM rows", 15) << rpad(grouped(m.dram_row_misses), 12) << " opened\n";
     if (m.atomic_lane_ops)
         out << "  " << pad("L2 atomics", 15) << rpad(grouped(m.atomic_lane_ops), 12) << " lane ops  "

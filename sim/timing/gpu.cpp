@@ -171,6 +171,7 @@ private:
         sum_counts();
         Stats& s = stats_;
         s.cycles = ctx_.last_retire;
+        ctx_.l2.busy(s.memory, s.cycles);
         s.time_us = (s.clock_mhz > 0 ? double(s.cycles) / s.clock_mhz : 0.0) + s.kernel_launch_us;
         uint64_t active = 0, resident = 0;
         for (const SmStats& sm : s.per_sm) {

@@ -118,6 +118,10 @@ struct MemoryStats {
     uint64_t shared_atomic_serial = 0;   // extra MIO passes of shared atomics on one word
     uint64_t tex_quads = 0;              // 2x2 quads with an active lane, over texture requests
     uint64_t tex_stage_cycles = 0;       // TEX stage cycles (quads / quads_per_cycle per request)
+    // Servers' busy time over the launch's cycles (set at the end from the shared L2, not summed):
+    // the busiest L2 slice (its sector port or atomic input) and DRAM channel, and the means.
+    double l2_slice_busy_max = 0, l2_slice_busy_mean = 0;
+    double dram_busy_max = 0, dram_busy_mean = 0;
     uint32_t l1_bytes = 0;               // the kernel's L1 per SM after its shared-memory carve-out
     uint32_t shared_carveout_bytes = 0;  // the carve-out chosen for it
     double l1_hit_rate() const {

@@ -66,6 +66,8 @@ public:
     // plus the turnaround from reading to writing and back (dram.rmw_turnaround_bytes).
     void read_back(uint64_t t, uint64_t addr, uint32_t bytes, bool turnaround);
     double utilisation() const { return rho_; }
+    // The busiest channel's busy cycles and the mean over channels (for the report).
+    void busy(double& max, double& mean) const;
 
 private:
     struct Channel {

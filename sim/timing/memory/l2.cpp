@@ -168,4 +168,20 @@ uint64_t L2::atomic_line(uint32_t sm, uint64_t t, const AtomicLine& line) {
     return done;
 }
 
+// Busy cycles over the launch's cycles, capped at 1 (write-backs may still be draining at the end).
+void L2::busy(MemoryStats& m, uint64_t cycles) const {
+    if (!cycles || slices_.empty()) return;
+    const double c = double(cycles);
+    double max = 0, mean = 0;
+    for (const L2Slice& s : slices_) {
+        max = std::max(max, s.busy());
+        mean += s.busy() / double(slices_.size());
+    }
+    m.l2_slice_busy_max = std::min(1.0, max / c);
+    m.l2_slice_busy_mean = std::min(1.0, mean / c);
+    dram_.busy(max, mean);
+    m.dram_busy_max = std::min(1.0, max / c);
+    m.dram_busy_mean = std::min(1.0, mean / c);
+}
+
 }  // namespace simt::timing

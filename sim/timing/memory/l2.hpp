@@ -75,6 +75,8 @@ public:
     bool atomic_sector_mode() const { return atomics_.front().sector_mode(); }
     uint32_t home_partition(uint64_t line) const { return home(line * spl_); }  // where its atomics run
     const Dram& dram() const { return dram_; }
+    // The busiest slice's and DRAM channel's share of `cycles`, and the means (MemoryStats).
+    void busy(MemoryStats& m, uint64_t cycles) const;
     // What a previous launch on the same config left in the L2 (`warm`): its lines, dirty ones
     // included, with every fill landed; the queues, DRAM and counters start empty.
     void carry(const L2& warm) {

@@ -76,6 +76,8 @@ public:
         cache_.settle();
     }
 
+    double busy() const { return std::max(port_.busy, input_.busy); }  // its busier server's cycles
+
 private:
     // Each returns the cycle the store that caused it may be acked: its dirty data written to DRAM,
     // less what the write queue hides (t when none).

@@ -23,6 +23,7 @@ struct RateServer {
     double free_at = 0;
     uint64_t request = ~0ull;  // the request whose delay is cached
     uint64_t delay = 0;
+    double busy = 0;           // cycles of work taken so far (utilisation = busy / elapsed)
 
     // Queueing delay of request `req`, one piece of which arrives at t and costs `cost` cycles.
     uint64_t take(uint64_t t, uint64_t req, double cost) {
@@ -32,6 +33,7 @@ struct RateServer {
             delay = free_at > double(t) ? uint64_t(std::ceil(free_at - double(t))) : 0;
         }
         free_at = std::max(free_at, double(t)) + cost;
+        busy += cost;
         return delay;
     }
 };
