@@ -84,8 +84,7 @@ void Dram::read_back(uint64_t t, uint64_t addr, uint32_t bytes, bool turnaround)
     double cost = 0;
     Channel& ch = route(addr, bytes, false, cost);
     if (turnaround) cost += turnaround_cycles_;
-    ch.bus.free_at = std::max(ch.bus.free_at, double(t)) + cost;
-    ch.bus.busy += cost;
+    ch.bus.occupy(t, cost);
     load_term(t, cost);
 }
 
@@ -93,8 +92,7 @@ uint64_t Dram::write(uint64_t t, uint64_t addr, uint32_t bytes) {
     double cost = 0;
     Channel& ch = route(addr, bytes, true, cost);
     if (ch.last_read && t < ch.last_read + uint64_t(window_)) cost += mixed_write_cycles_;
-    ch.bus.free_at = std::max(ch.bus.free_at, double(t)) + cost;
-    ch.bus.busy += cost;
+    ch.bus.occupy(t, cost);
     load_term(t, cost);
     return uint64_t(std::ceil(ch.bus.free_at));
 }

@@ -32,9 +32,13 @@ struct RateServer {
             request = req;
             delay = free_at > double(t) ? uint64_t(std::ceil(free_at - double(t))) : 0;
         }
+        occupy(t, cost);
+        return delay;
+    }
+    // `cost` cycles of work arriving at t, with no queueing delay asked for.
+    void occupy(uint64_t t, double cost) {
         free_at = std::max(free_at, double(t)) + cost;
         busy += cost;
-        return delay;
     }
 };
 
