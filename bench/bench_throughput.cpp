@@ -5,6 +5,7 @@
 //     bench_throughput [CONFIG.yaml] [--no-skip] [--only alu|sfu] [--iterations N]
 //     bench_throughput [CONFIG.yaml] --trace T.isa [-u NAME=VALUE ...] [--repeat N]
 //     bench_throughput [CONFIG.yaml] [--trace T.isa ...] --threads N | --scaling
+//     bench_throughput [CONFIG.yaml] ... --set KEY=VALUE   (a config override, as simt-sim's)
 //
 // --trace times one trace file instead (e.g. a memory-bound or divergent one, or
 // the seed pass: calib/traces/seed_stripes.isa -u sx=0 -u sy=0), with its
@@ -35,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -104,30 +106,92 @@ void scaling(const simt::GpuConfig& config, const std::string& path, const std::
                 best[0], best[1]);
 }
 
+const char* const kUsage =
+    "usage: bench_throughput [CONFIG.yaml] [options]\n"
+    "How fast the timing model runs: simulated warp instructions per second of host time.\n"
+    "Without --trace it times an ALU-bound (8 FFMAs per loop) and an SFU-bound (8 sines) kernel of\n"
+    "11.8 M warp instructions each; the bar is 10 M per second on one core of a Release build.\n"
+    "\n"
+    "  CONFIG.yaml        the GPU (default configs/rtx4060.yaml, from the repository root)\n"
+    "  --trace T.isa      time this trace instead (e.g. calib/traces/seed_stripes.isa)\n"
+    "  -u NAME=VALUE      override one of the trace's .uniform values (as simt-sim --uniform)\n"
+    "  --set KEY=VALUE    override a config value (as simt-sim --set, e.g. scheduler.policy=gtb)\n"
+    "  --repeat N         run the trace N times and print each (report the fastest)\n"
+    "  --threads N        simulate on N host threads (the same results for every N)\n"
+    "  --scaling          run on 1 and then 2 threads and print the speed-up\n"
+    "  --only alu|sfu     one of the two built-in kernels\n"
+    "  --iterations N     loop iterations of the built-in kernels (default 700; short runs for profiling)\n"
+    "  --no-skip          visit every cycle (no event skipping)\n"
+    "\n"
+    "example: bench_throughput configs/h200.yaml --trace calib/traces/seed_stripes.isa -u sx=0 -u sy=0 --repeat 3\n";
+
+struct Args {
+    std::string config_path = "configs/rtx4060.yaml";  // run from the repository root, or pass a path
+    bool skip = true, scale = false, help = false;
+    std::string only, trace;
+    int iterations = 700, repeat = 1;
+    unsigned threads = 1;
+    std::vector<std::string> uniforms, sets;
+};
+
+// A positive integer flag value; throws with the flag's name otherwise.
+int positive(const char* flag, const char* text) {
+    char* end = nullptr;
+    const long v = std::strtol(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || v < 1 || v > 1000000)
+        throw std::runtime_error(std::string(flag) + ": expected a positive integer, got '" + text + "'");
+    return int(v);
+}
+
+Args parse(int argc, char** argv) {
+    Args a;
+    auto value = [&](int& i) -> const char* {
+        if (i + 1 >= argc) throw std::runtime_error(std::string(argv[i]) + ": expected a value after it");
+        return argv[++i];
+    };
+    for (int i = 1; i < argc; ++i) {
+        const std::string f = argv[i];
+        if (f == "--help" || f == "-h") a.help = true;
+        else if (f == "--no-skip") a.skip = false;
+        else if (f == "--scaling") a.scale = true;
+        else if (f == "--trace") a.trace = value(i);
+        else if (f == "-u") a.uniforms.push_back(value(i));
+        else if (f == "--set") a.sets.push_back(value(i));
+        else if (f == "--only") a.only = value(i);
+        else if (f == "--repeat") a.repeat = positive("--repeat", value(i));
+        else if (f == "--threads") a.threads = unsigned(positive("--threads", value(i)));
+        else if (f == "--iterations") a.iterations = positive("--iterations", value(i));
+        else if (!f.empty() && f[0] == '-') throw std::runtime_error(f + ": unknown option (see --help)");
+        else a.config_path = f;
+    }
+    if (!a.only.empty() && a.only != "alu" && a.only != "sfu")
+        throw std::runtime_error("--only: expected alu or sfu, got '" + a.only + "'");
+    return a;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string config_path = "configs/rtx4060.yaml";  // run from the repository root, or pass a path
-    bool skip = true;
-    std::string only;
-    int iterations = 700, repeat = 1;
-    unsigned threads = 1;
-    bool scale = false;
-    std::string trace;
-    std::vector<std::string> uniforms;
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--no-skip") == 0) skip = false;
-        else if (std::strcmp(argv[i], "--trace") == 0 && i + 1 < argc) trace = argv[++i];
-        else if (std::strcmp(argv[i], "-u") == 0 && i + 1 < argc) uniforms.push_back(argv[++i]);
-        else if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
-        else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) threads = unsigned(std::max(1, std::atoi(argv[++i])));
-        else if (std::strcmp(argv[i], "--scaling") == 0) scale = true;
-        else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
-        else if (std::strcmp(argv[i], "--iterations") == 0 && i + 1 < argc) iterations = std::max(1, std::atoi(argv[++i]));
-        else config_path = argv[i];
-    }
+    Args a;
     try {
-        simt::GpuConfig config = simt::load_config(config_path);
+        a = parse(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_throughput: error: %s\n", e.what());
+        return 1;
+    }
+    if (a.help) {
+        std::fputs(kUsage, stdout);
+        return 0;
+    }
+    const std::string& config_path = a.config_path;
+    const std::string& trace = a.trace;
+    const std::string& only = a.only;
+    const bool skip = a.skip, scale = a.scale;
+    const int iterations = a.iterations, repeat = a.repeat;
+    const unsigned threads = a.threads;
+    const std::vector<std::string>& uniforms = a.uniforms;
+    try {
+        simt::GpuConfig config = simt::load_config(config_path, a.sets);
         std::printf("config: %s (%s), event skipping %s\n", config.name.c_str(), config_path.c_str(),
                     skip ? "on" : "off");
         if (!trace.empty()) {

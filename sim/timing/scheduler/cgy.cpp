@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 namespace simt::timing {
 
@@ -32,38 +33,56 @@ public:
 
     int pick(std::span<const WarpView> warps, uint64_t cycle) override {
         const uint32_t n = uint32_t(std::min<size_t>(warps.size(), kMax));
+        uint64_t eligible = 0;
+        for (uint32_t i = 0; i < n; ++i) eligible |= uint64_t(warps[i].eligible) << i;
+        return choose(eligible, warps, cycle);
+    }
+    // The same choice without a copy of the views (the sub-partition's call).
+    int pick_mask(uint64_t eligible, std::span<const WarpView> warps, uint64_t cycle) override {
+        const uint32_t n = uint32_t(std::min<size_t>(warps.size(), kMax));
+        return choose(n < 64 ? eligible & ((1ull << n) - 1) : eligible, warps, cycle);
+    }
+    std::string_view name() const override { return "cgy"; }
+
+private:
+    static constexpr uint32_t kMax = 64;
+
+    // `eligible`: bit i set when warps[i] may issue (the views' own flags are not read).
+    int choose(uint64_t eligible, std::span<const WarpView> warps, uint64_t cycle) {
+        const uint32_t n = uint32_t(std::min<size_t>(warps.size(), kMax));
         refresh(warps, n);
-        if (const int s = starved(warps, n, cycle); s >= 0) return chose(warps, uint32_t(s));
+        if (!eligible) return -1;
+        if (const int s = starved(eligible, warps, cycle); s >= 0) return chose(warps, uint32_t(s));
         // Greedy: the warp picked last goes on while it can and its instruction did not yield.
-        if (greedy_ && has_last_ && last_ < n && warps[last_].eligible && warps[last_].age == last_age_ &&
+        if (greedy_ && has_last_ && last_ < n && (eligible >> last_ & 1) && warps[last_].age == last_age_ &&
             !warps[last_].yielded)
             return int(last_);
         auto key_less = [&](uint32_t a, uint32_t b) {
             if (warps[a].block != warps[b].block) return warps[a].block < warps[b].block;
             return rank_[a] < rank_[b];
         };
-        // The window: the best-ranked resident warps not in a long wait, eligible or not.
+        // The window: the best-ranked resident warps not in a long wait, eligible or not, in
+        // rank order (an insertion into the first `window_`: the keys are all distinct).
         std::array<uint32_t, kMax> order;
-        uint32_t no = 0;
-        for (uint32_t i = 0; i < n; ++i)
-            if (warps[i].resident && !warps[i].long_wait) order[no++] = i;
-        const uint32_t k = std::min(no, window_);
-        std::partial_sort(order.begin(), order.begin() + k, order.begin() + no, key_less);
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            if (!warps[i].resident || warps[i].long_wait) continue;
+            if (k == window_ && !key_less(i, order[k - 1])) continue;
+            uint32_t j = k < window_ ? k++ : k - 1;
+            for (; j > 0 && key_less(i, order[j - 1]); --j) order[j] = order[j - 1];
+            order[j] = i;
+        }
         int best = -1;
         for (uint32_t j = 0; j < k; ++j) {  // round robin among its eligible warps
             const uint32_t i = order[j];
-            if (warps[i].eligible && (best < 0 || warps[i].last_issue < warps[best].last_issue)) best = int(i);
+            if ((eligible >> i & 1) && (best < 0 || warps[i].last_issue < warps[best].last_issue)) best = int(i);
         }
-        if (best < 0)  // else the best-ranked eligible warp
-            for (uint32_t i = 0; i < n; ++i)
-                if (warps[i].eligible && (best < 0 || key_less(i, uint32_t(best)))) best = int(i);
-        if (best < 0) return -1;
+        for (uint64_t m = best < 0 ? eligible : 0; m; m &= m - 1) {  // else the best-ranked eligible warp
+            const uint32_t i = uint32_t(std::countr_zero(m));
+            if (best < 0 || key_less(i, uint32_t(best))) best = int(i);
+        }
         return chose(warps, uint32_t(best));
     }
-    std::string_view name() const override { return "cgy"; }
-
-private:
-    static constexpr uint32_t kMax = 64;
 
     int chose(std::span<const WarpView> warps, uint32_t i) {
         last_ = i;
@@ -75,20 +94,19 @@ private:
     // Of the senior block's eligible warps at the back (their last instruction yielded), the one unpicked longest,
     // when that is starve_ cycles or more since its last issue (-1: none). Warps that do not yield
     // wait for their rank (the H200 leaves the older half of 8 independent-chain warps waiting).
-    int starved(std::span<const WarpView> warps, uint32_t n, uint64_t cycle) const {
+    int starved(uint64_t eligible, std::span<const WarpView> warps, uint64_t cycle) const {
         if (!starve_) return -1;
         uint64_t senior = ~0ull;
-        for (uint32_t i = 0; i < n; ++i)
-            if (warps[i].eligible) senior = std::min(senior, warps[i].block);
+        for (uint64_t m = eligible; m; m &= m - 1) senior = std::min(senior, warps[std::countr_zero(m)].block);
         int best = -1;
-        for (uint32_t i = 0; i < n; ++i) {
+        for (uint64_t m = eligible; m; m &= m - 1) {
+            const uint32_t i = uint32_t(std::countr_zero(m));
             const WarpView& w = warps[i];
-            if (!w.eligible || rank_[i] <= 0 || w.block != senior || cycle + 1 < w.last_issue + starve_) continue;
+            if (rank_[i] <= 0 || w.block != senior || cycle + 1 < w.last_issue + starve_) continue;
             if (best < 0 || w.last_issue < warps[best].last_issue) best = int(i);
         }
         return best;
     }
-
 
     // New warps in their slots get a rank (youngest first); the warp picked last goes to the back
     // of its block's order when the instruction it issued yields, and back to its own place when
