@@ -442,6 +442,8 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
          "expected true or false, got '1.5'"},
         {"  interleave_paths: true", "  interleave_paths: on", "scheduler.interleave_paths",
          "expected true or false, got 'on'"},
+        {"  l1_local_store_allocate: false", "  l1_local_store_allocate: allocate", "memory.l1_local_store_allocate",
+         "expected true or false, got 'allocate'"},
     };
     for (const Case& k : cases) {
         INFO(k.replacement);

@@ -730,3 +730,27 @@ TEST_CASE("memory units: the report's busiest slice and channel are their busy c
     CHECK(st.l2_slice_busy_max == 1.0);
     CHECK(st.dram_busy_max == Approx(0.5));
 }
+
+TEST_CASE("memory units: with l1_local_store_allocate a local store's whole sectors fill the L1", "[timing][memory]") {
+    // 32 lanes store one word each (one whole 128 B line of the interleaved local space), then load
+    // it back: with allocation the load hits L1 (30 cycles), without it the line comes from the L2
+    // (200: the store wrote it there). A byte-masked store (every other lane) allocates nothing:
+    // its load misses L1 either way and, the L2 holding only part of each sector, reads DRAM (500).
+    const char* whole = ".kernel t\n.grid 1\n.block 32\n.regs 8\n.local 16\n"
+                        "mov r1, 0\nst.local [r1 + 4], r1\nld.local r2, [r1 + 4]\niadd r3, r2, 1\nexit\n";
+    const char* masked = ".kernel t\n.grid 1\n.block 32\n.regs 8\n.local 16\n"
+                         "mov r1, 0\nand r4, %tid.x, 1\nisetp.eq p0, r4, 0\n@p0 st.local [r1 + 4], r1\n"
+                         "ld.local r2, [r1 + 4]\niadd r3, r2, 1\nexit\n";
+    for (bool allocate : {false, true}) {
+        GpuConfig c = small_config();
+        c.memory.l1_local_store_allocate = allocate;
+        Recorder rec;
+        run(whole, c, {true, &rec, {}});
+        INFO("allocate " << allocate);
+        const uint64_t load = rec.issue_cycles(0, 2).at(0);
+        CHECK(rec.issue_cycles(0, 3).at(0) == load + (allocate ? 30 : 200));
+        Recorder part;
+        run(masked, c, {true, &part, {}});
+        CHECK(part.issue_cycles(0, 5).at(0) == part.issue_cycles(0, 4).at(0) + 500);
+    }
+}

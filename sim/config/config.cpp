@@ -68,7 +68,7 @@ constexpr size_t kMaxDatapaths = 16;
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks",
                              "const_latency", "tex_latency", "atomic_latency", "dram_latency",
                              "dram_bandwidth_gbs", "max_outstanding_per_sm",
-                             "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
+                             "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_local_store_allocate", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
 const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "home_copy", "stores_at_home", "sm_map",
                            "input_flits_per_cycle", "flit_bytes", "partner_offset"};
@@ -322,6 +322,7 @@ GpuConfig::Memory read_memory(const Section& s) {
     m.max_outstanding_per_sm = s.u32("max_outstanding_per_sm", 1, 1u << 16);
     m.l1_sectors_per_cycle = s.u32("l1_sectors_per_cycle", 1, 1024);
     if (s.has("l1_line_per_wavefront")) m.l1_line_per_wavefront = s.boolean("l1_line_per_wavefront");
+    if (s.has("l1_local_store_allocate")) m.l1_local_store_allocate = s.boolean("l1_local_store_allocate");
     if (s.has("l1_miss_lines_per_pass")) m.l1_miss_lines_per_pass = s.u32("l1_miss_lines_per_pass", 0, 32);
     if (s.has("l1_miss_pass_cycles")) m.l1_miss_pass_cycles = s.u32("l1_miss_pass_cycles", 0, 100000);
     m.dram_fetch_bytes = s.u32("dram_fetch_bytes", 1, 1u << 16);

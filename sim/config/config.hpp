@@ -104,6 +104,7 @@ struct GpuConfig {
         uint32_t max_outstanding_per_sm = 0;  // in-flight global/local/tex requests per SM
         uint32_t l1_sectors_per_cycle = 4;    // L1TEX tag-stage throughput (a "wavefront")
         bool l1_line_per_wavefront = false;   // a request takes at least one wavefront per distinct line
+        bool l1_local_store_allocate = false; // a local store's whole sectors are also written into L1
         uint32_t l1_miss_lines_per_pass = 0;  // missing lines one pass sends to L2 (0: all at once)
         uint32_t l1_miss_pass_cycles = 0;     // how much later each further pass starts
         uint32_t dram_fetch_bytes = 32;       // an L2 miss reads this many aligned bytes from DRAM

@@ -17,6 +17,7 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       atomic_ops_per_cycle_(c.memory.atomics.l1_ops_per_cycle),
       per_address_(c.memory.atomics.same_address_cycles > 0),
       line_per_wavefront_(c.memory.l1_line_per_wavefront),
+      local_allocate_(c.memory.l1_local_store_allocate),
       miss_lines_per_pass_(c.memory.l1_miss_lines_per_pass),
       miss_pass_cycles_(c.memory.l1_miss_pass_cycles),
       spl_(std::max(1u, l1.line_bytes / std::max(c.memory.sector_bytes, 1u))),
@@ -76,18 +77,24 @@ uint64_t L1Tex::load_sectors(uint64_t start, const SectorList& s, uint32_t extra
     return track(done + extra_latency);
 }
 
-uint64_t L1Tex::store(uint64_t t, const SectorList& s, uint64_t partial, AccessStats& kind) {
+uint64_t L1Tex::store(uint64_t t, const SectorList& s, uint64_t partial, AccessStats& kind, bool local) {
     ++kind.requests;
     kind.sectors += s.count;
     uint64_t start = tag_stage(t, wavefronts(s));
-    if (deferred_) return defer(Pending::Store, start, s, partial, nullptr, 0);
-    return store_sectors(start, s, partial);
+    const bool allocate = local && local_allocate_;
+    if (deferred_) return defer(allocate ? Pending::AllocatingStore : Pending::Store, start, s, partial, nullptr, 0);
+    return store_sectors(start, s, partial, allocate);
 }
 
-uint64_t L1Tex::store_sectors(uint64_t start, const SectorList& s, uint64_t partial) {
+// Write-through to the L2; with `allocate` each whole sector is also made present in the L1 (its
+// data is the store's: ready from the tag stage on; a byte-masked sector is not, its other bytes
+// are not here).
+uint64_t L1Tex::store_sectors(uint64_t start, const SectorList& s, uint64_t partial, bool allocate) {
     uint64_t done = start + 1;
-    for (uint32_t i = 0; i < s.count; ++i)
+    for (uint32_t i = 0; i < s.count; ++i) {
         done = std::max(done, l2_.write(sm_, start, s.sector[i], partial >> i & 1));
+        if (allocate && !(partial >> i & 1)) cache_.fill(s.sector[i], start, false);
+    }
     return track(done);
 }
 
@@ -157,7 +164,8 @@ uint64_t L1Tex::complete() {
     l2_.begin_request();
     switch (p.kind) {
         case Pending::Load: return load_sectors(p.start, p.s, p.extra, p.l2_only);
-        case Pending::Store: return store_sectors(p.start, p.s, p.partial);
+        case Pending::Store: return store_sectors(p.start, p.s, p.partial, false);
+        case Pending::AllocatingStore: return store_sectors(p.start, p.s, p.partial, true);
         case Pending::Atomic: return atomic_sectors(p.start, p.s, p.g);
     }
     return p.start + 1;

@@ -77,7 +77,9 @@ public:
     uint64_t load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency = 0,
                   bool l2_only = false);
     // `partial`: bit i set when sector i of s is written with a byte mask.
-    uint64_t store(uint64_t t, const SectorList& s, uint64_t partial, AccessStats& kind);
+    // `local`: a local-memory store, whose whole sectors also go into the L1 with
+    // memory.l1_local_store_allocate (the frame a function saves is read back from L1).
+    uint64_t store(uint64_t t, const SectorList& s, uint64_t partial, AccessStats& kind, bool local = false);
     uint64_t atomic(uint64_t t, const SectorList& s, const AtomicGroups& g, AccessStats& kind);
 
     uint32_t outstanding() const { return uint32_t(outstanding_.size()); }
@@ -97,12 +99,12 @@ private:
     }
     uint64_t track(uint64_t done);
     uint64_t load_sectors(uint64_t start, const SectorList& s, uint32_t extra_latency, bool l2_only);
-    uint64_t store_sectors(uint64_t start, const SectorList& s, uint64_t partial);
+    uint64_t store_sectors(uint64_t start, const SectorList& s, uint64_t partial, bool allocate);
     uint64_t atomic_sectors(uint64_t start, const SectorList& s, const AtomicGroups& g);
 
     // A request whose sectors wait for complete() (deferred mode).
     struct Pending {
-        enum Kind : uint8_t { Load, Store, Atomic } kind = Load;
+        enum Kind : uint8_t { Load, Store, AllocatingStore, Atomic } kind = Load;
         bool valid = false;
         uint32_t extra = 0;
         bool l2_only = false;
@@ -119,6 +121,7 @@ private:
     uint32_t sm_, sector_bytes_, hit_latency_, sectors_per_cycle_, cap_, atomic_ops_per_cycle_;
     bool per_address_;  // atomics.same_address_cycles > 0: lanes grouped by address
     bool line_per_wavefront_;  // memory.l1_line_per_wavefront
+    bool local_allocate_;      // memory.l1_local_store_allocate
     uint32_t miss_lines_per_pass_, miss_pass_cycles_;  // memory.l1_miss_lines_per_pass, l1_miss_pass_cycles
     uint32_t spl_;             // sectors per L1 line
     uint32_t l2_spl_, header_bytes_, flit_bytes_;  // an atomic's packets per L2 line (atomic_packet.hpp)

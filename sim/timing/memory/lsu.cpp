@@ -32,7 +32,7 @@ uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) 
         case MemKind::GlobalStore:
             return l1_.store(t, s, partial_sectors(dyn.exec, dyn.addr, d.bytes, sb, s), ms.global_store);
         case MemKind::LocalStore:
-            return l1_.store(t, s, partial_sectors(dyn.exec, dyn.addr, d.bytes, sb, s), ms.local_store);
+            return l1_.store(t, s, partial_sectors(dyn.exec, dyn.addr, d.bytes, sb, s), ms.local_store, true);
         case MemKind::GlobalAtomic:
             group_atomics(dyn.exec, dyn.addr, groups_);
             return l1_.atomic(t, s, groups_, ms.global_atomic);
