@@ -183,27 +183,20 @@ int main(int argc, char** argv) {
         std::fputs(kUsage, stdout);
         return 0;
     }
-    const std::string& config_path = a.config_path;
-    const std::string& trace = a.trace;
-    const std::string& only = a.only;
-    const bool skip = a.skip, scale = a.scale;
-    const int iterations = a.iterations, repeat = a.repeat;
-    const unsigned threads = a.threads;
-    const std::vector<std::string>& uniforms = a.uniforms;
     try {
-        simt::GpuConfig config = simt::load_config(config_path, a.sets);
-        std::printf("config: %s (%s), event skipping %s\n", config.name.c_str(), config_path.c_str(),
-                    skip ? "on" : "off");
-        if (!trace.empty()) {
-            if (scale) scaling(config, trace, uniforms, skip, repeat);
+        simt::GpuConfig config = simt::load_config(a.config_path, a.sets);
+        std::printf("config: %s (%s), event skipping %s\n", config.name.c_str(), a.config_path.c_str(),
+                    a.skip ? "on" : "off");
+        if (!a.trace.empty()) {
+            if (a.scale) scaling(config, a.trace, a.uniforms, a.skip, a.repeat);
             else
-                for (int r = 0; r < repeat; ++r) bench_trace(config, trace, uniforms, skip, threads);
+                for (int r = 0; r < a.repeat; ++r) bench_trace(config, a.trace, a.uniforms, a.skip, a.threads);
             return 0;
         }
         // 1536 warps x 11 instructions per iteration: 700 iterations = 11.8 M warp instructions.
-        for (unsigned n : scale ? std::vector<unsigned>{1, 2} : std::vector<unsigned>{threads}) {
-            if (only.empty() || only == "alu") bench(config, "alu_bound", "ffma", iterations, skip, n);
-            if (only.empty() || only == "sfu") bench(config, "sfu_bound", "sin", iterations, skip, n);
+        for (unsigned n : a.scale ? std::vector<unsigned>{1, 2} : std::vector<unsigned>{a.threads}) {
+            if (a.only.empty() || a.only == "alu") bench(config, "alu_bound", "ffma", a.iterations, a.skip, n);
+            if (a.only.empty() || a.only == "sfu") bench(config, "sfu_bound", "sin", a.iterations, a.skip, n);
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_throughput: %s\n", e.what());

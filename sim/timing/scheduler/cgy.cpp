@@ -39,17 +39,18 @@ public:
     }
     // The same choice without a copy of the views (the sub-partition's call).
     int pick_mask(uint64_t eligible, std::span<const WarpView> warps, uint64_t cycle) override {
-        const uint32_t n = uint32_t(std::min<size_t>(warps.size(), kMax));
-        return choose(n < 64 ? eligible & ((1ull << n) - 1) : eligible, warps, cycle);
+        return choose(eligible, warps, cycle);
     }
     std::string_view name() const override { return "cgy"; }
 
 private:
     static constexpr uint32_t kMax = 64;
 
-    // `eligible`: bit i set when warps[i] may issue (the views' own flags are not read).
+    // `eligible`: bit i set when warps[i] may issue (the views' own flags are not read; bits from
+    // the view count on are ignored).
     int choose(uint64_t eligible, std::span<const WarpView> warps, uint64_t cycle) {
         const uint32_t n = uint32_t(std::min<size_t>(warps.size(), kMax));
+        if (n < 64) eligible &= (1ull << n) - 1;
         refresh(warps, n);
         if (!eligible) return -1;
         if (const int s = starved(eligible, warps, cycle); s >= 0) return chose(warps, uint32_t(s));
