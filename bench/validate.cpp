@@ -162,7 +162,8 @@ int run(Options o) {
         o.measured = {root + "/calib/results/calib_h200.csv", root + "/calib/results/calib_h200_ext.csv",
                       root + "/calib/results/dispatch/calib_h200_dispatch.csv",
                       root + "/calib/results/l2atom/calib_h200_l2atom.csv",
-                      root + "/calib/results/l2dirty/calib_h200_l2dirty.csv"};
+                      root + "/calib/results/l2dirty/calib_h200_l2dirty.csv",
+                      root + "/calib/results/streamorder/calib_h200_streamorder.csv"};
     Context c;
     c.root = root;
     for (const auto& m : o.measured) c.hw.read(m);

@@ -442,8 +442,11 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
          "expected true or false, got '1.5'"},
         {"  interleave_paths: true", "  interleave_paths: on", "scheduler.interleave_paths",
          "expected true or false, got 'on'"},
-        {"  l1_local_store_allocate: false", "  l1_local_store_allocate: allocate", "memory.l1_local_store_allocate",
+        {"  l1_local_store_allocate: true", "  l1_local_store_allocate: allocate", "memory.l1_local_store_allocate",
          "expected true or false, got 'allocate'"},
+        {"  unit_arbitration: round_robin", "  unit_arbitration: fair", "sm.unit_arbitration",
+         "expected one of fixed, round_robin, got 'fair'"},
+        {"  lg_order: arrival", "  lg_order: fifo", "scheduler.lg_order", "expected one of policy, arrival, got 'fifo'"},
     };
     for (const Case& k : cases) {
         INFO(k.replacement);

@@ -116,6 +116,61 @@ TEST_CASE("timing: a 2-way shared-memory bank conflict doubles the access", "[ti
     CHECK(conflict.stats.stall_cycles[int(StallReason::MioThrottle)] > 0);
 }
 
+// sm.unit_arbitration: four warps, one per sub-partition, each issue 8 shared loads with a
+// 32-way bank conflict (every lane in bank 0), so each holds the SM's MIO stage for 32 cycles.
+// fixed: sub-partition 0 is ticked first, so when the stage frees its warp takes it again: warp
+// w's first load waits for all 8 of each warp before it (256 w cycles). round_robin: the
+// sub-partition after the last one served goes first, so the warps take turns (32 w cycles).
+TEST_CASE("timing: the SM's shared units serve the sub-partitions in turn with round_robin", "[timing]") {
+    GpuConfig c = small_config();
+    std::string body = "shl r1, r0, 7\n";
+    for (int i = 0; i < 8; ++i) body += "ld.shared r" + std::to_string(2 + i) + ", [r1]\n";
+    const std::string src = kernel(".shared 4096\n", body, 128);
+    for (auto [arb, step] : {std::pair{UnitArbitration::Fixed, 256u}, std::pair{UnitArbitration::RoundRobin, 32u}}) {
+        c.sm.unit_arbitration = arb;
+        Recorder rec;
+        auto r = run(src, c, {true, &rec, {}});
+        const uint64_t first = rec.issue_cycles(0, 2).at(0);
+        for (uint64_t w = 0; w < 4; ++w) {
+            CHECK(rec.issue_cycles(w, 2).at(0) == first + step * w);  // its first load
+            // its last: after its own 7 others (fixed) or after 7 rounds of all four (round robin)
+            CHECK(rec.issue_cycles(w, 9).at(0) == first + step * w + (arb == UnitArbitration::Fixed ? 7 * 32 : 7 * 128));
+        }
+        CHECK(r.stats.memory.shared_wavefronts == 4 * 8 * 32);
+    }
+}
+
+// scheduler.lg_order: two warps on one scheduler (gto), each with 4 loads of its own lines, and
+// room for one L1TEX request at a time (max_outstanding_per_sm 1), so each load waits for the one
+// before to complete. Warp 1 issues one cycle behind warp 0, so warp 0 comes to its second load
+// (the cycle after its first issues) before warp 1 comes to its first. policy: whenever the
+// request completes, gto keeps the greedy warp 0 until it is done. arrival: the warp that came
+// first goes first: w0 l0, w0 l1, w1 l0, w0 l2, w1 l1, w0 l3, w1 l2, w1 l3.
+TEST_CASE("timing: with lg_order arrival the warps waiting for L1TEX go first come, first served", "[timing]") {
+    GpuConfig c = small_config();
+    c.sm.sub_partitions = 1;
+    c.memory.max_outstanding_per_sm = 1;
+    std::string body = "mov r5, %tid.x\n";
+    for (int k = 0; k < 4; ++k)
+        body += "ld.global r" + std::to_string(1 + k) + ", [a + r5*4 + " + std::to_string(512 * k) + "]\n";
+    const std::string src = kernel(".buffer a f32 4096 zero\n", body, 64);
+    using Order = std::vector<std::pair<uint64_t, int>>;  // (warp, load) by issue cycle
+    const Order policy = {{0, 0}, {0, 1}, {0, 2}, {0, 3}, {1, 0}, {1, 1}, {1, 2}, {1, 3}};
+    const Order arrival = {{0, 0}, {0, 1}, {1, 0}, {0, 2}, {1, 1}, {0, 3}, {1, 2}, {1, 3}};
+    for (bool on : {false, true}) {
+        c.scheduler.lg_arrival_order = on;
+        Recorder rec;
+        run(src, c, {true, &rec, {}});
+        std::map<uint64_t, std::pair<uint64_t, int>> by_cycle;
+        for (uint64_t w = 0; w < 2; ++w)
+            for (int k = 0; k < 4; ++k) by_cycle[rec.issue_cycles(w, uint32_t(2 + k)).at(0)] = {w, k};
+        Order got;
+        for (const auto& [cycle, wk] : by_cycle) got.push_back(wk);
+        INFO("arrival " << on);
+        CHECK(got == (on ? arrival : policy));
+    }
+}
+
 TEST_CASE("timing: constant loads serialise over distinct addresses", "[timing]") {
     GpuConfig c = small_config();
     Recorder same, spread;

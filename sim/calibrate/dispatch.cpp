@@ -7,7 +7,10 @@
 //   with the simulated time plus launch.kernel_launch_us.
 // - stream_write: float stores at W warps per SM, bandwidth between two spans larger than the L2
 //   (so the write-backs, not the L2, set the rate).
+// - stream_order: how evenly one SM's warps go through those streams (calib/kernels/streamorder.cu,
+//   calib/results/streamorder/): the latest warp end over the earliest, median over SMs.
 #include "sim/calibrate/comparisons.hpp"
+#include "sim/calibrate/lifetimes.hpp"
 
 namespace simt::calib {
 namespace {
@@ -60,12 +63,42 @@ void write_streams(Context& c) {
     }
 }
 
+// The CUDA launches 4 and 16 warps as one block per SM and 64 as two of 1024 threads; ptxas gives
+// the write 40 registers (one block of 1024 resident at a time) and the read 32 (both at once).
+void stream_order(Context& c) {
+    const struct {
+        const char* kernel;
+        uint32_t regs;
+        uint64_t n;  // floats: 128 MB and 64 MB (the twins' buffers), the spread does not need 1 GiB
+    } ks[] = {{"stream_write", 40, 32u << 20}, {"stream_read", 32, 16u << 20}};
+    for (const auto& k : ks) {
+        if (!c.wants(k.kernel)) continue;
+        Trace t(c.trace(k.kernel));
+        t.program.regs_per_thread = k.regs;
+        for (uint32_t w : {4u, 16u, 64u}) {
+            const uint32_t threads = std::min(w * 32, 1024u);
+            set_launch(t, 132 * (w * 32 / threads), threads);
+            Lifetimes l;
+            t.run(c.h200(), {"n=" + std::to_string(k.n)}, &l);
+            std::vector<double> spread;
+            for (const auto& [sm, v] : l.ends_by_sm()) {
+                double mx = 0, mn = 1e300;
+                for (const auto& e : v) mx = std::max(mx, e.second), mn = std::min(mn, e.second);
+                if (mn > 0) spread.push_back(mx / mn);
+            }
+            c.add("warps", k.kernel, "w" + std::to_string(w) + "_end_max_over_min", Lifetimes::quantile(spread, 0.5),
+                  "x");
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<Group> dispatch_groups() {
     return {{"block_costs", "dispatch", block_costs},
             {"clean_streams", "dispatch", clean_streams},
-            {"write_streams", "dispatch", write_streams}};
+            {"write_streams", "dispatch", write_streams},
+            {"stream_order", "dispatch", stream_order}};
 }
 
 }  // namespace simt::calib

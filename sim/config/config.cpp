@@ -53,10 +53,12 @@ constexpr uint64_t kMaxCacheSectors = 1ull << 24; // tags kept for one cache lev
 const KeyList kSmKeys = {"count", "sub_partitions", "max_warps", "max_blocks",
                          "max_threads_per_block", "registers", "reg_alloc_unit",
                          "max_regs_per_thread", "shared_bytes", "shared_alloc_unit",
-                         "shared_reserved_per_block", "warp_release"};
+                         "shared_reserved_per_block", "warp_release", "unit_arbitration"};
 const KeyList kWarpReleaseNames = {"block", "slot", "slot_and_registers"};  // WarpRelease order
+const KeyList kUnitArbitrationNames = {"fixed", "round_robin"};             // UnitArbitration order
 const KeyList kSchedulerKeys = {"policy", "active_set", "window", "yield_demotes", "starve_cycles", "greedy",
-                                "interleave_paths"};
+                                "interleave_paths", "lg_order"};
+const KeyList kLgOrderNames = {"policy", "arrival"};
 const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty", "gtb", "cgy"};   // SchedPolicy order
 const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache", "read_queue_cycles",
                                "read_ahead"};
@@ -114,6 +116,8 @@ GpuConfig::Sm read_sm(const Section& s) {
     sm.shared_alloc_unit = s.u32("shared_alloc_unit", 1, 1u << 16);
     sm.shared_reserved_per_block = s.u32("shared_reserved_per_block", 0, 1u << 20);
     sm.warp_release = static_cast<WarpRelease>(s.choice("warp_release", kWarpReleaseNames));
+    if (s.has("unit_arbitration"))
+        sm.unit_arbitration = static_cast<UnitArbitration>(s.choice("unit_arbitration", kUnitArbitrationNames));
     return sm;
 }
 
@@ -126,6 +130,7 @@ GpuConfig::Scheduler read_scheduler(const Section& s) {
     if (s.has("starve_cycles")) sc.starve_cycles = s.u32("starve_cycles", 0, 1u << 20);
     if (s.has("greedy")) sc.greedy = s.boolean("greedy");
     if (s.has("interleave_paths")) sc.interleave_paths = s.boolean("interleave_paths");
+    if (s.has("lg_order")) sc.lg_arrival_order = s.choice("lg_order", kLgOrderNames) == 1;
     return sc;
 }
 

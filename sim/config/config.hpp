@@ -18,6 +18,7 @@ enum class SchedPolicy : uint8_t { Lrr, Gto, TwoLevel, Gty, Gtb, Cgy };
 // What a warp that exits gives back before its block ends (sm.warp_release):
 // nothing (block: all at the block's end), its warp slot, or its slot and registers.
 enum class WarpRelease : uint8_t { Block, Slot, SlotAndRegisters };
+enum class UnitArbitration : uint8_t { Fixed, RoundRobin };
 
 struct PipeSpec {
     uint32_t interval = 1;   // cycles one warp instruction occupies the pipe of its
@@ -56,6 +57,7 @@ struct GpuConfig {
         uint32_t shared_alloc_unit = 0; // per-block shared memory granularity (bytes)
         uint32_t shared_reserved_per_block = 0;  // bytes the system reserves per block
         WarpRelease warp_release = WarpRelease::Block;  // shared memory and the block slot always wait for the block
+        UnitArbitration unit_arbitration = UnitArbitration::Fixed;  // which sub-partition the L1TEX/MIO serve first
     } sm;
 
     struct Scheduler {
@@ -66,6 +68,7 @@ struct GpuConfig {
         uint32_t starve_cycles = 0;     // cgy: a senior-block warp unpicked this long takes the slot (0: never)
         bool greedy = false;            // cgy: the last warp goes on while eligible and not yielding
         bool interleave_paths = false;  // a diverged warp's two sides alternate at yielding instructions
+        bool lg_arrival_order = false;  // lg_order: arrival: the warps waiting for L1TEX go first come, first served
     } scheduler;
 
     struct RegFile {

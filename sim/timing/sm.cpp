@@ -17,6 +17,7 @@ Sm::Sm(uint32_t index, Context& ctx, const SmShare& share)
       interleave_paths_(ctx.cfg.scheduler.interleave_paths),
       slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), lsu_(index, ctx, share) {
     lsu_.set_deferred(share.outbox != nullptr);
+    round_robin_ = ctx.cfg.sm.unit_arbitration == UnitArbitration::RoundRobin;
     uint32_t n = std::max(ctx.cfg.sm.sub_partitions, 1u);
     for (uint32_t i = 0; i < n; ++i) sps_.push_back(std::make_unique<SubPartition>(*this, i, ctx, share));
     sp_next_.assign(n, kNever);
@@ -115,9 +116,13 @@ void Sm::retire(TWarp& w, uint64_t t) {
 // A sub-partition that reserves one of the SM's shared units (L1TEX, MIO) can
 // turn another one's eligible warps into throttled ones: the sub-partitions
 // after it re-evaluate their candidates in this cycle, all of them in the next.
+// The first one ticked is served first: sub-partition 0 (sm.unit_arbitration:
+// fixed), or the one after the last to reserve a unit (round_robin).
 void Sm::tick(uint64_t t, bool all) {
     shared_reserved_ = false;
-    for (size_t k = 0; k < sps_.size(); ++k) {
+    const size_t n = sps_.size(), first = first_sp_;
+    for (size_t j = 0; j < n; ++j) {
+        const size_t k = first + j < n ? first + j : first + j - n;
         if (all || sp_next_[k] <= t || (shared_reserved_ && sps_[k]->has_candidates())) {
             sps_[k]->tick(t);
             sp_next_[k] = sps_[k]->next_event();
@@ -207,7 +212,10 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
         if (done == kPendingDone) pend_ = PendingIssue{&w, &sp, pc, operand_delay};  // (deferred mode)
         else done += operand_delay, w.mem_done = std::max(w.mem_done, done);
     }
-    if (d.unit == Unit::L1tex || d.unit == Unit::Mio) shared_reserved_ = true;
+    if (d.unit == Unit::L1tex || d.unit == Unit::Mio) {
+        shared_reserved_ = true;
+        if (round_robin_) first_sp_ = (w.id.sub_partition + 1) % uint32_t(sps_.size());
+    }
     sp.pipes.take(ctx_.datapaths, int(d.pipe), t, c.busy);
     if (done != kPendingDone)
         for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces, d.pipe);

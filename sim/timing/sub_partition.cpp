@@ -23,7 +23,7 @@ bool waits_for_pipe(const DecodedInst& d) { return d.unit == Unit::Math || d.uni
 SubPartition::SubPartition(Sm& sm, uint32_t index, Context& ctx, const SmShare& share)
     : policy_(make_policy(ctx.cfg.scheduler)), ports_(ctx.cfg.regfile), banks_on_(ctx.banks.enabled()), sm_(sm),
       index_(index), ctx_(ctx), log_(*share.log), banks_(*share.banks),
-      code_(ctx.code.data()) {
+      code_(ctx.code.data()), lg_arrival_(ctx.cfg.scheduler.lg_arrival_order) {
     uint32_t nsp = std::max(ctx.cfg.sm.sub_partitions, 1u);
     uint32_t local = (ctx.cfg.sm.max_warps + nsp - 1) / nsp;
     if (local > kSlots)
@@ -117,6 +117,7 @@ inline void SubPartition::enter(uint32_t i, uint64_t t) {
         candidates_ |= bit;
         not_selected_ &= ~bit;
         next_[i] = &d;
+        since_[i] = t;
     }
 }
 
@@ -125,7 +126,7 @@ void SubPartition::tick(uint64_t t) {
     if (next_wake_ <= t) wake(t);
     // 2: candidates for a unit are checked one by one; waiting warps by pipe.
     const uint64_t unit_eligible = candidates_ ? check_candidates(t) : 0;
-    uint64_t eligible = unit_eligible;
+    uint64_t eligible = lg_arrival_ && (unit_eligible & (unit_eligible - 1)) ? first_arrived(unit_eligible) : unit_eligible;
     for (uint32_t pm = wait_pipes_; pm; pm &= pm - 1) {
         int p = std::countr_zero(pm);
         eligible |= wait_[p] & (0 - uint64_t(pipes.free_at[p] <= t));  // (no branch: it is hard to predict)
@@ -161,6 +162,19 @@ uint64_t SubPartition::check_candidates(uint64_t t) {
         block(i, free_at);
     }
     return eligible;
+}
+
+// scheduler.lg_order: arrival: the warps waiting for L1TEX are served in the order they came to
+// it (the earliest, then the lowest slot); MIO candidates stay as they are.
+uint64_t SubPartition::first_arrived(uint64_t eligible) const {
+    uint64_t others = eligible, first = 0;
+    for (uint64_t m = eligible; m; m &= m - 1) {
+        const uint32_t i = uint32_t(std::countr_zero(m));
+        if (next_[i]->unit != Unit::L1tex) continue;
+        others &= ~(1ull << i);
+        if (!first || since_[i] < since_[std::countr_zero(first)]) first = 1ull << i;
+    }
+    return others | first;
 }
 
 void SubPartition::not_selected(uint64_t eligible, int chosen, uint64_t t) {

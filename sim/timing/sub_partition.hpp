@@ -107,6 +107,7 @@ private:
     void enter(uint32_t i, uint64_t t);      // w became a candidate at t: waiting or candidate
     void block(uint32_t i, uint64_t until);
     uint64_t check_candidates(uint64_t t);  // the eligible ones
+    uint64_t first_arrived(uint64_t eligible) const;  // of the eligible L1TEX candidates, the one waiting longest
     void not_selected(uint64_t eligible, int chosen, uint64_t t);
     void issue_pick(uint32_t i, uint64_t t);
     void read_operands(uint32_t i, uint64_t t, ReadPorts::Timing& rd);  // (an out-parameter: no packing of the result)
@@ -130,6 +131,8 @@ private:
     std::array<uint64_t, kSlots> wake_{};   // a blocked warp's TWarp::wake
     std::array<WarpView, kSlots> view_{};   // what the policy sees (eligible: given as a mask)
     std::array<const DecodedInst*, kSlots> next_{};  // a candidate's next instruction
+    std::array<uint64_t, kSlots> since_{};  // a candidate's cycle of becoming one (scheduler.lg_order: arrival)
+    bool lg_arrival_;                       // scheduler.lg_order: arrival
 };
 
 }  // namespace simt::timing
