@@ -171,6 +171,35 @@ __device__ __forceinline__ void warp_record(WarpRec* rec, long long t0, long lon
   }
 }
 
+// One record per warp with clock64() at N points of its work (warporder.cu, streamorder.cu): where it
+// ran (SM, %warpid) and which warp of which block it is.
+template <int N>
+struct ClockRec {
+  long long t[N];
+  unsigned sm, hwwarp, block, warp;
+};
+template <int N>
+__device__ __forceinline__ void clock_record(ClockRec<N>* rec, const long long* t) {
+  if ((threadIdx.x & 31) != 0) return;
+  ClockRec<N> r;
+  for (int i = 0; i < N; ++i) r.t[i] = t[i];
+  r.sm = smid();
+  r.hwwarp = hw_warpid();
+  r.block = blockIdx.x;
+  r.warp = threadIdx.x >> 5;
+  rec[(blockIdx.x * blockDim.x + threadIdx.x) >> 5] = r;
+}
+// The first t[0] of each SM's records (clock64 is per SM: times are compared within one SM).
+template <int N>
+std::map<unsigned, long long> first_start_by_sm(const std::vector<ClockRec<N>>& recs) {
+  std::map<unsigned, long long> first;
+  for (const auto& r : recs) {
+    auto it = first.find(r.sm);
+    if (it == first.end() || r.t[0] < it->second) first[r.sm] = r.t[0];
+  }
+  return first;
+}
+
 inline double quantile(std::vector<double> v, double q) {
   if (v.empty()) return 0.0;
   std::sort(v.begin(), v.end());

@@ -10,22 +10,7 @@
 // Leaves out: float4 streams, copies (dispatch.cu times those).
 #include "common.cuh"
 
-struct StreamRec {
-  long long t[5];
-  unsigned sm, hwwarp, block, warp;
-};
-
-__device__ __forceinline__ void stream_record(StreamRec* rec, const long long* t) {
-  if ((threadIdx.x & 31) != 0) return;
-  unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  StreamRec r;
-  for (int i = 0; i < 5; ++i) r.t[i] = t[i];
-  r.sm = smid();
-  r.hwwarp = hw_warpid();
-  r.block = blockIdx.x;
-  r.warp = threadIdx.x >> 5;
-  rec[w] = r;
-}
+using StreamRec = ClockRec<5>;
 
 // Iterations of 8 G elements every thread runs (n a multiple of 8 G here): quarter q ends at
 // iteration (q + 1) * iters / 4.
@@ -43,7 +28,7 @@ __global__ void order_write(float* __restrict__ a, long long n, StreamRec* rec) 
     }
     t[q + 1] = clock64();
   }
-  stream_record(rec, t);
+  clock_record(rec, t);
 }
 
 __global__ void order_read(const float* __restrict__ a, long long n, float* out, StreamRec* rec) {
@@ -65,19 +50,15 @@ __global__ void order_read(const float* __restrict__ a, long long n, float* out,
     asm volatile("" ::"f"(s));  // the quarter's loads are summed before its clock read
     t[q + 1] = clock64();
   }
-  stream_record(rec, t);
+  clock_record(rec, t);
   if (s == 1234.5f) out[0] = s;
 }
 
 static void print_warps(const char* kernel, int w, const std::vector<StreamRec>& h) {
-  std::map<unsigned, long long> first;
-  for (const auto& r : h) {
-    auto it = first.find(r.sm);
-    if (it == first.end() || r.t[0] < it->second) first[r.sm] = r.t[0];
-  }
+  const std::map<unsigned, long long> first = first_start_by_sm(h);
   for (const auto& r : h) {
     if (r.sm >= 4) continue;
-    const long long f = first[r.sm];
+    const long long f = first.at(r.sm);
     printf("%s,%d,%u,%u,%u,%u,%lld,%lld,%lld,%lld,%lld\n", kernel, w, r.sm, r.block, r.warp, r.hwwarp, r.t[0] - f,
            r.t[1] - f, r.t[2] - f, r.t[3] - f, r.t[4] - f);
   }

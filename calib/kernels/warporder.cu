@@ -10,10 +10,7 @@
 // Leaves out: memory; the mixes with loads are apps.cu's order_mix.
 #include "common.cuh"
 
-struct OrderRec {
-  long long t[6];
-  unsigned sm, hwwarp, block, warp;
-};
+using OrderRec = ClockRec<6>;
 
 template <int ILP>
 __device__ __forceinline__ float chains(int iters, long long* t) {
@@ -41,15 +38,7 @@ __device__ __forceinline__ float chains(int iters, long long* t) {
 __device__ __forceinline__ void record(OrderRec* rec, long long* t, float s) {
   asm volatile("" ::"f"(s));  // the clock read stays after the sum
   t[5] = clock64();
-  if ((threadIdx.x & 31) != 0) return;
-  unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  OrderRec r;
-  for (int i = 0; i < 6; ++i) r.t[i] = t[i];
-  r.sm = smid();
-  r.hwwarp = hw_warpid();
-  r.block = blockIdx.x;
-  r.warp = threadIdx.x >> 5;
-  rec[w] = r;
+  clock_record(rec, t);
 }
 
 // ILP_EVEN chains in the even warps of a block, ILP_ODD in the odd ones; with SPLIT 4 the warps
@@ -69,14 +58,10 @@ struct Mix {
 };
 
 static void print_warps(const char* mix, const std::vector<OrderRec>& h) {
-  std::map<unsigned, long long> first;
-  for (const auto& r : h) {
-    auto it = first.find(r.sm);
-    if (it == first.end() || r.t[0] < it->second) first[r.sm] = r.t[0];
-  }
+  const std::map<unsigned, long long> first = first_start_by_sm(h);
   for (const auto& r : h) {
     if (r.sm >= 4) continue;
-    long long f = first[r.sm];
+    long long f = first.at(r.sm);
     printf("%s,%u,%u,%u,%u,%lld,%lld,%lld,%lld,%lld,%lld\n", mix, r.sm, r.block, r.warp, r.hwwarp, r.t[0] - f,
            r.t[1] - f, r.t[2] - f, r.t[3] - f, r.t[4] - f, r.t[5] - f);
   }
