@@ -89,18 +89,16 @@ void order(Context& c) {
         Trace t(c.trace(k));
         Lifetimes l;
         Stats s = t.run(c.one_sm(), {}, &l);
-        std::vector<double> ratio, spread;
+        std::vector<double> ratio;
         for (const auto& [sm, v] : l.ends_by_sm()) {
             size_t q = v.size() / 4;
             if (q == 0) continue;
-            double lo = 0, hi = 0, mx = 0, mn = 1e300;
+            double lo = 0, hi = 0;
             for (size_t i = 0; i < q; ++i) lo += v[i].second, hi += v[v.size() - 1 - i].second;
-            for (const auto& e : v) mx = std::max(mx, e.second), mn = std::min(mn, e.second);
             ratio.push_back(lo / hi);
-            spread.push_back(mx / mn);
         }
         c.add("warps", k, "end_oldq_over_youngq", Lifetimes::quantile(ratio, 0.5), "x");
-        c.add("warps", k, "end_max_over_min", Lifetimes::quantile(spread, 0.5), "x");
+        c.add("warps", k, "end_max_over_min", Lifetimes::quantile(l.end_spread_by_sm(), 0.5), "x");
         warp_rows(c, k, "", l);
         compare_states(c, k, s);
     }

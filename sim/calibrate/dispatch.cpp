@@ -80,14 +80,8 @@ void stream_order(Context& c) {
             set_launch(t, 132 * (w * 32 / threads), threads);
             Lifetimes l;
             t.run(c.h200(), {"n=" + std::to_string(k.n)}, &l);
-            std::vector<double> spread;
-            for (const auto& [sm, v] : l.ends_by_sm()) {
-                double mx = 0, mn = 1e300;
-                for (const auto& e : v) mx = std::max(mx, e.second), mn = std::min(mn, e.second);
-                if (mn > 0) spread.push_back(mx / mn);
-            }
-            c.add("warps", k.kernel, "w" + std::to_string(w) + "_end_max_over_min", Lifetimes::quantile(spread, 0.5),
-                  "x");
+            c.add("warps", k.kernel, "w" + std::to_string(w) + "_end_max_over_min",
+                  Lifetimes::quantile(l.end_spread_by_sm(), 0.5), "x");
         }
     }
 }

@@ -47,6 +47,16 @@ public:
         for (auto& [sm, v] : by) std::sort(v.begin(), v.end());
         return by;
     }
+    // Each SM's latest warp end over its earliest (ends as ends_by_sm gives them), by SM.
+    std::vector<double> end_spread_by_sm() const {
+        std::vector<double> spread;
+        for (const auto& [sm, v] : ends_by_sm()) {
+            double mx = 0, mn = 1e300;
+            for (const auto& e : v) mx = std::max(mx, e.second), mn = std::min(mn, e.second);
+            if (mn > 0) spread.push_back(mx / mn);
+        }
+        return spread;
+    }
     // The most blocks resident at once on one SM (median over SMs).
     double max_blocks_per_sm() const {
         std::map<uint32_t, std::vector<std::pair<uint64_t, int>>> ev;

@@ -146,7 +146,7 @@ private:
     std::vector<uint64_t> sp_next_;               // each one's next_event(), kept in step (few cache lines per tick)
     Lsu lsu_;                                     // the memory path: LSU/MIO -> L1TEX -> crossbar -> L2 -> DRAM
     bool shared_reserved_ = false;                // an L1TEX/MIO request entered in this tick
-    bool round_robin_ = false;                            // sm.unit_arbitration: round_robin
+    bool round_robin_ = false;                    // sm.unit_arbitration: round_robin
     uint32_t first_sp_ = 0;                       // the sub-partition ticked first (served first at L1TEX/MIO)
     uint64_t next_event_ = kNever;
     // residency accounting (SmStats)
