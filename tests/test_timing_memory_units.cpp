@@ -288,6 +288,28 @@ TEST_CASE("memory units: write-backs open rows of write_row_bytes, apart from th
     CHECK(stats.dram_row_misses == 3);
 }
 
+// write_banks: each bank of a channel keeps one open write row (rows by consecutive row-sized
+// pieces of the address space, dealt round robin over the banks), and a row opened costs the
+// activation window as a server of its own beside the data bus.
+TEST_CASE("memory units: write-backs find their rows open per bank, and opening one takes the activation window",
+          "[timing][memory]") {
+    GpuConfig c = small_config();  // 64 B per cycle, one channel
+    c.memory.dram.interleave_bytes = 256;
+    c.memory.dram.write_row_bytes = 1024;
+    c.memory.dram.write_row_miss_bytes = 128;   // 2 cycles of the bus
+    c.memory.dram.write_activate_bytes = 640;   // 10 cycles of the activation window
+    c.memory.dram.write_banks = 2;
+    MemoryStats stats;
+    Dram dram(c, stats);
+    CHECK(dram.write(0, 0, 64) == 10);      // row 0 in bank 0: bus 2 + 1 = 3, window 10
+    CHECK(dram.write(0, 1024, 64) == 20);   // row 1 in bank 1: bus 6, window 20
+    CHECK(dram.write(0, 64, 64) == 20);     // row 0 still open in bank 0: bus 7 (the window is still busy)
+    CHECK(stats.dram_row_misses == 2);
+    CHECK(dram.write(0, 2048, 64) == 30);   // row 2 takes bank 0: bus 10, window 30
+    CHECK(dram.write(40, 0, 64) == 50);     // row 0 again: no longer open (bus 43, window 50)
+    CHECK(stats.dram_row_misses == 4);
+}
+
 TEST_CASE("memory units: DRAM latency spreads geometrically around the configured mean", "[timing][memory]") {
     GpuConfig c = small_config();  // DRAM 500, 64 B per cycle
     c.memory.dram.latency_spread_cycles = 8;

@@ -70,18 +70,19 @@ constexpr size_t kMaxDatapaths = 16;
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks",
                              "const_latency", "tex_latency", "atomic_latency", "dram_latency",
                              "dram_bandwidth_gbs", "max_outstanding_per_sm",
-                             "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_local_store_allocate", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
+                             "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_local_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
 const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "home_copy", "stores_at_home", "sm_map",
                            "input_flits_per_cycle", "flit_bytes", "partner_offset"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
 const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "open_write_rows", "row_miss_bytes", "write_row_miss_bytes",
-                           "write_row_bytes", "rmw_turnaround_bytes", "mixed_write_bytes", "latency_spread_cycles",
+                           "write_row_bytes", "write_banks", "write_activate_bytes", "rmw_turnaround_bytes", "mixed_write_bytes", "latency_spread_cycles",
                            "bank_service_cycles", "load_window_cycles"};
 const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_ops_per_cycle", "l1_ops_per_cycle",
                               "shared_same_address_cycles", "sector_cycles", "request_cycles",
                               "header_bytes", "near_lookup"};
-const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read", "partial_miss_fetch", "dirty_lines", "write_queue_cycles"};
+const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read", "partial_miss_fetch", "dirty_lines", "write_queue_cycles",
+                                 "sectors_in_flight"};
 const KeyList kCarveoutKeys = {"unified_bytes", "steps_kb"};
 const KeyList kTexKeys = {"line_width", "line_height", "sector_width", "quads_per_cycle"};
 const KeyList kCacheKeys = {"size_bytes", "assoc", "line_bytes", "hit_latency"};
@@ -280,6 +281,9 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     m.dram.row_miss_bytes = d.number("row_miss_bytes", 0, false, 1u << 16);
     m.dram.write_row_miss_bytes = d.number("write_row_miss_bytes", 0, false, 1u << 16);
     if (d.has("write_row_bytes")) m.dram.write_row_bytes = d.u32("write_row_bytes", 0, 1u << 24);
+    if (d.has("write_banks")) m.dram.write_banks = d.u32("write_banks", 0, 4096);
+    if (d.has("write_activate_bytes"))
+        m.dram.write_activate_bytes = d.number("write_activate_bytes", 0, false, 1u << 16);
     if (d.has("mixed_write_bytes")) m.dram.mixed_write_bytes = d.number("mixed_write_bytes", 0, false, 1u << 16);
     if (d.has("latency_spread_cycles")) m.dram.latency_spread_cycles = d.u32("latency_spread_cycles", 0, 10000);
     if (d.has("rmw_turnaround_bytes"))
@@ -302,6 +306,7 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     if (st.has("partial_miss_fetch")) m.stores.partial_miss_fetch = st.boolean("partial_miss_fetch");
     if (st.has("dirty_lines")) m.stores.dirty_lines = st.u32("dirty_lines", 0, 1u << 16);
     if (st.has("write_queue_cycles")) m.stores.write_queue_cycles = st.u32("write_queue_cycles", 0, 1u << 24);
+    if (st.has("sectors_in_flight")) m.stores.sectors_in_flight = st.u32("sectors_in_flight", 0, 1u << 20);
     Section c = s.section("carveout", kCarveoutKeys);
     m.carveout.unified_bytes = c.u32("unified_bytes", 0, 1u << 30);
     m.carveout.steps_kb = read_steps(c, "steps_kb");
@@ -328,6 +333,7 @@ GpuConfig::Memory read_memory(const Section& s) {
     m.l1_sectors_per_cycle = s.u32("l1_sectors_per_cycle", 1, 1024);
     if (s.has("l1_line_per_wavefront")) m.l1_line_per_wavefront = s.boolean("l1_line_per_wavefront");
     if (s.has("l1_local_store_allocate")) m.l1_local_store_allocate = s.boolean("l1_local_store_allocate");
+    if (s.has("lg_queue_depth")) m.lg_queue_depth = s.u32("lg_queue_depth", 0, 4096);
     if (s.has("l1_miss_lines_per_pass")) m.l1_miss_lines_per_pass = s.u32("l1_miss_lines_per_pass", 0, 32);
     if (s.has("l1_miss_pass_cycles")) m.l1_miss_pass_cycles = s.u32("l1_miss_pass_cycles", 0, 100000);
     m.dram_fetch_bytes = s.u32("dram_fetch_bytes", 1, 1u << 16);

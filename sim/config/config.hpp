@@ -108,6 +108,7 @@ struct GpuConfig {
         uint32_t l1_sectors_per_cycle = 4;    // L1TEX tag-stage throughput (a "wavefront")
         bool l1_line_per_wavefront = false;   // a request takes at least one wavefront per distinct line
         bool l1_local_store_allocate = false; // a local store's whole sectors are also written into L1
+        uint32_t lg_queue_depth = 0;          // LSU instructions waiting for the L1TEX tag stage (0: none wait)
         uint32_t l1_miss_lines_per_pass = 0;  // missing lines one pass sends to L2 (0: all at once)
         uint32_t l1_miss_pass_cycles = 0;     // how much later each further pass starts
         uint32_t dram_fetch_bytes = 32;       // an L2 miss reads this many aligned bytes from DRAM
@@ -138,6 +139,8 @@ struct GpuConfig {
             double row_miss_bytes = 0;          // channel time to open a row chunk not open, in bytes of transfer
             double write_row_miss_bytes = 0;    // the same for a write-back (activate + write recovery + precharge)
             uint32_t write_row_bytes = 0;       // address span of one row of write-backs (0: one chunk)
+            double write_activate_bytes = 0;    // a write row's activation window, a channel server of its own
+            uint32_t write_banks = 0;           // banks per channel with an open write row each (0: the GPU-wide table)
             uint32_t latency_spread_cycles = 0; // mean of an access's geometric latency spread (within dram_latency)
             double rmw_turnaround_bytes = 0;    // channel time of the read-write turnaround of an ECC read-modify-write
             double mixed_write_bytes = 0;       // extra channel time of a write-back while the channel also reads
@@ -163,6 +166,7 @@ struct GpuConfig {
             bool partial_miss_fetch = false;    // a partial store that misses reads its sector first (l2_slice.hpp)
             uint32_t dirty_lines = 0;           // at most this many dirty lines per L2 set (0: any), l2_slice.hpp
             uint32_t write_queue_cycles = 0;    // DRAM write backlog a write-back hides from its store (l2_slice.hpp)
+            uint32_t sectors_in_flight = 0;     // an SM's store sectors sent, not yet acked (0: no limit), store_credits.hpp
         } stores;
         struct Carveout {
             uint32_t unified_bytes = 0;         // L1 + shared array per SM (0: L1 is l1.size_bytes for every kernel)

@@ -156,6 +156,7 @@ std::vector<DecodedInst> decode_program(const isa::Program& program) {
             if (d.ncheck < d.check.size()) d.check[d.ncheck++] = slot;
         };
         for (int i = 0; i < in.regs.nsrc; ++i) check(in.regs.src[i]);
+        d.nsrc = d.ncheck;
         for (int i = 0; i < in.regs.ndst; ++i) check(in.regs.dst[i]);
         for (int i = 0; i < in.regs.ndst && i < 4; ++i) d.dst[d.ndst++] = scoreboard_slot(in.regs.dst[i]);
         if (oi.lat == isa::Lat::Emul && in.ops[2].kind == isa::OperandKind::Reg)

@@ -48,6 +48,7 @@ struct DecodedInst {
     StallReason produces = StallReason::Wait;   // what a dependent instruction waits with
     uint8_t ncheck = 0;                         // scoreboard: sources then destinations, each register once
     std::array<uint16_t, 12> check{};           //   (as scoreboard_slot)
+    uint8_t nsrc = 0;                           // the first nsrc of check are read (an L1TEX instruction's read barrier)
     uint8_t ndst = 0;
     std::array<uint16_t, 4> dst{};              // written registers (as scoreboard_slot)
     uint8_t nread = 0;                          // general-register source reads (bank model)

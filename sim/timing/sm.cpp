@@ -212,6 +212,7 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
         if (done == kPendingDone) pend_ = PendingIssue{&w, &sp, pc, operand_delay};  // (deferred mode)
         else done += operand_delay, w.mem_done = std::max(w.mem_done, done);
     }
+    if (d.unit == Unit::L1tex && d.mem != MemKind::None) read_barriers(w, d, t);
     if (d.unit == Unit::L1tex || d.unit == Unit::Mio) {
         shared_reserved_ = true;
         if (round_robin_) first_sp_ = (w.id.sub_partition + 1) % uint32_t(sps_.size());
@@ -228,6 +229,14 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
     after_control(w, dyn, pc, t);
     if (ctx_.observer) ctx_.observer->on_issue(IssueEvent{w.id, t, pc, dyn.active, dyn.exec, d.pipe, done});
     return c.slots;
+}
+
+// An L1TEX instruction still waiting in the LSU queue reads its registers when the tag stage
+// takes it: until then a writer of one of them waits (memory/lg_queue.hpp).
+void Sm::read_barriers(TWarp& w, const DecodedInst& d, uint64_t t) {
+    const uint64_t read = lsu_.l1_last_start();
+    if (read <= t) return;
+    for (int i = 0; i < d.nsrc; ++i) w.sb->set_read_barrier(d.check[i], read);
 }
 
 // Next pc, branches, barrier and exit after w issued the instruction at pc.

@@ -116,6 +116,7 @@ private:
     void reevaluate_held(TWarp& w, uint64_t t);  // at a barrier or draining
     void reevaluate_stages(TWarp& w, uint64_t t);  // in block launch or branch resolution
     void after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t);
+    void read_barriers(TWarp& w, const DecodedInst& d, uint64_t t);  // an L1TEX instruction's unread registers
     void settle_operands(TWarp& w);  // operand_ready and its reason for the next instruction
     void release_barrier_if_ready(BlockRec& b, uint64_t t);
     uint64_t sleep_cycles(uint32_t ns) const;

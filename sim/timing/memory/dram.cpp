@@ -24,20 +24,26 @@ Dram::Dram(const GpuConfig& c, MemoryStats& stats)
     if (bytes_per_cycle > 0) cycles_per_byte_ = double(channels_.size()) / bytes_per_cycle;
     row_miss_cycles_ = c.memory.dram.row_miss_bytes * cycles_per_byte_;
     write_row_miss_cycles_ = c.memory.dram.write_row_miss_bytes * cycles_per_byte_;
+    write_activate_cycles_ = c.memory.dram.write_activate_bytes * cycles_per_byte_;
     turnaround_cycles_ = c.memory.dram.rmw_turnaround_bytes * cycles_per_byte_;
     mixed_write_cycles_ = c.memory.dram.mixed_write_bytes * cycles_per_byte_;
     write_row_ = std::max<uint64_t>(c.memory.dram.write_row_bytes, interleave_);
     open_.assign(std::max(c.memory.dram.open_chunks, 1u), ~0ull);
-    open_write_.assign(c.memory.dram.open_write_rows ? c.memory.dram.open_write_rows : open_.size(), ~0ull);
+    write_banks_ = c.memory.dram.write_banks;
+    const size_t write_slots = write_banks_ ? size_t(write_banks_) * channels_.size()
+                                            : (c.memory.dram.open_write_rows ? c.memory.dram.open_write_rows : open_.size());
+    open_write_.assign(write_slots, ~0ull);
 }
 
 Dram::Channel& Dram::route(uint64_t addr, uint32_t bytes, bool write, double& cost) {
     const uint64_t chunk = addr / interleave_;
-    Channel& ch = channels_.size() == 1 ? channels_[0] : channels_[mix_bits(chunk) % channels_.size()];
+    const size_t index = channels_.size() == 1 ? 0 : mix_bits(chunk) % channels_.size();
+    Channel& ch = channels_[index];
     // Reads open row chunks; write-backs are drained in batches by rows of write_row_bytes.
-    const uint64_t row = write ? addr / write_row_ : chunk;
+    const uint64_t row = !write ? chunk : write_banks_ ? addr / (write_row_ * channels_.size()) : addr / write_row_;
     std::vector<uint64_t>& open = write ? open_write_ : open_;
-    uint64_t& slot = open[row % open.size()];
+    uint64_t& slot = write && write_banks_ ? open[index * write_banks_ + row % write_banks_]
+                                           : open[row % open.size()];
     cost = bytes * cycles_per_byte_;
     if (slot != row) {
         slot = row;
@@ -90,11 +96,14 @@ void Dram::read_back(uint64_t t, uint64_t addr, uint32_t bytes, bool turnaround)
 
 uint64_t Dram::write(uint64_t t, uint64_t addr, uint32_t bytes) {
     double cost = 0;
+    const uint64_t misses = stats_.dram_row_misses;
     Channel& ch = route(addr, bytes, true, cost);
+    // A bank opens its row beside the data bus: the activation window is a server of its own.
+    if (stats_.dram_row_misses != misses) ch.activate.occupy(t, write_activate_cycles_);
     if (ch.last_read && t < ch.last_read + uint64_t(window_)) cost += mixed_write_cycles_;
     ch.bus.occupy(t, cost);
     load_term(t, cost);
-    return uint64_t(std::ceil(ch.bus.free_at));
+    return uint64_t(std::ceil(std::max(ch.bus.free_at, ch.activate.free_at)));
 }
 
 void Dram::busy(double& max, double& mean) const {

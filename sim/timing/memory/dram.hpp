@@ -72,6 +72,7 @@ public:
 private:
     struct Channel {
         RateServer bus;
+        RateServer activate;     // write-row activations (write_banks > 0)
         uint64_t last_read = 0;  // cycle of its last read + 1 (0: none yet)
     };
     // The channel of addr and the cycles it occupies it (opening its chunk if needed, in the
@@ -86,8 +87,9 @@ private:
     std::vector<uint64_t> open_write_;  // the same for the write-backs
     uint32_t interleave_, latency_, spread_step_;
     double cycles_per_byte_ = 0;    // per channel
-    double row_miss_cycles_ = 0, write_row_miss_cycles_ = 0, turnaround_cycles_ = 0, mixed_write_cycles_ = 0;
+    double row_miss_cycles_ = 0, write_row_miss_cycles_ = 0, write_activate_cycles_ = 0, turnaround_cycles_ = 0, mixed_write_cycles_ = 0;
     uint64_t write_row_ = 0;        // bytes of address space one batch of write-backs opens
+    uint32_t write_banks_ = 0;      // banks per channel (0: open_write_ is one GPU-wide table)
     double service_, window_;
     double level_ = 0, rho_ = 0;    // exponentially averaged busy cycles per channel
     uint64_t last_ = 0;

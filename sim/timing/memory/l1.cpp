@@ -23,14 +23,22 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       spl_(std::max(1u, l1.line_bytes / std::max(c.memory.sector_bytes, 1u))),
       l2_spl_(std::max(1u, c.memory.l2.line_bytes / std::max(c.memory.sector_bytes, 1u))),
       header_bytes_(c.memory.atomics.header_bytes),
-      flit_bytes_(c.memory.l2_slices.flit_bytes) {
+      flit_bytes_(c.memory.l2_slices.flit_bytes),
+      queue_(c.memory.lg_queue_depth),
+      credits_(c.memory.stores.sectors_in_flight) {
     std::vector<uint64_t> storage;
     storage.reserve(cap_ + 1);
     outstanding_ = decltype(outstanding_)(std::greater<uint64_t>(), std::move(storage));
 }
 
 uint64_t L1Tex::accepts_at(uint64_t t) const {
-    uint64_t at = std::max(t + 1, tag_free_);
+    uint64_t at = t + 1;
+    if (!queue_.depth()) at = std::max(at, tag_free_);
+    else if (queue_.waiting() >= queue_.depth()) at = std::max(at, queue_.room_at());
+    if (credits_.on() && credits_.in_flight() >= credits_.sectors()) {
+        if (pending_.valid) return kLateWake;  // the earliest ack may be the pending store's
+        at = std::max(at, credits_.room_at());
+    }
     if (outstanding_.size() + pending_.valid < cap_) return at;
     if (pending_.valid) return kLateWake;  // the earliest completion may be the pending request's
     return std::max(at, outstanding_.top());
@@ -40,6 +48,9 @@ uint64_t L1Tex::tag_stage(uint64_t t, uint32_t wavefronts) {
     stats_.l1_wavefronts += wavefronts;
     uint64_t start = std::max(t, tag_free_);
     tag_free_ = start + wavefronts;
+    last_start_ = start;
+    last_accept_ = t + 1;
+    queue_.push(t, start);
     if (!deferred_) l2_.begin_request();
     return start;
 }
@@ -95,6 +106,7 @@ uint64_t L1Tex::store_sectors(uint64_t start, const SectorList& s, uint64_t part
         done = std::max(done, l2_.write(sm_, start, s.sector[i], partial >> i & 1));
         if (allocate && !(partial >> i & 1)) cache_.fill(s.sector[i], start, false);
     }
+    if (credits_.on()) credits_.sent(done, s.count);
     return track(done);
 }
 

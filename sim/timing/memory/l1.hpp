@@ -10,9 +10,11 @@
 // valid), each sector marked whole or byte-masked, and complete when the L2
 // acks. Atomics bypass L1 and reach the slices' atomic units grouped by
 // address. Every request counts against max_outstanding_per_sm until it
-// completes; while that is full or the tag stage is busy the SM does not
-// accept a new request (lg_throttle / tex_throttle). The L1's size is the
-// kernel's carve-out (carveout.hpp).
+// completes; while that is full, or the tag stage is busy and the LSU's
+// instruction queue (lg_queue.hpp) is full, the SM does not accept a new
+// request (lg_throttle / tex_throttle); nor while the SM's store credits are
+// spent (store_credits.hpp); it accepts one a cycle.
+// The L1's size is the kernel's carve-out (carveout.hpp).
 //
 // Deferred mode (a parallel run, see sim/timing/parallel/): a request takes
 // its tag stage at issue, but its sectors (L1 lookups and fills, the L2) wait
@@ -28,6 +30,8 @@
 #include "sim/timing/memory/cache.hpp"
 #include "sim/timing/memory/coalescer.hpp"
 #include "sim/timing/memory/l2.hpp"
+#include "sim/timing/memory/lg_queue.hpp"
+#include "sim/timing/memory/store_credits.hpp"
 #include "sim/timing/stats.hpp"
 
 #include <algorithm>
@@ -63,7 +67,9 @@ public:
     // Can a new request enter at cycle t? (forgets requests completed by t)
     bool accepts(uint64_t t) {
         while (!outstanding_.empty() && outstanding_.top() <= t) outstanding_.pop();
-        return tag_free_ <= t && outstanding_.size() + pending_.valid < cap_;
+        if (outstanding_.size() + pending_.valid >= cap_) return false;
+        if (credits_.on() && !credits_.has_room(t)) return false;
+        return queue_.depth() ? last_accept_ <= t && queue_.has_room(t) : tag_free_ <= t;
     }
     void set_deferred(bool on) { deferred_ = on; }
     bool pending() const { return pending_.valid; }
@@ -84,6 +90,9 @@ public:
 
     uint32_t outstanding() const { return uint32_t(outstanding_.size()); }
     uint64_t tag_free() const { return tag_free_; }
+    // The tag-stage start of the request accepted last: when it reads its source registers.
+    uint64_t last_start() const { return last_start_; }
+    uint32_t queued() const { return queue_.waiting(); }
 
 private:
     uint64_t atomic_by_sector(uint64_t start, const AtomicGroups& g);
@@ -127,6 +136,9 @@ private:
     uint32_t l2_spl_, header_bytes_, flit_bytes_;  // an atomic's packets per L2 line (atomic_packet.hpp)
     AtomicLine line_;          // scratch: the line of an atomic being sent
     uint64_t tag_free_ = 0;
+    uint64_t last_start_ = 0, last_accept_ = 0;  // (last_accept_: cycle + 1)
+    LgQueue queue_;
+    StoreCredits credits_;
     bool deferred_ = false;
     Pending pending_;
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> outstanding_;

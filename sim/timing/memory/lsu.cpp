@@ -108,7 +108,8 @@ uint64_t Lsu::mio(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
 
 std::string Lsu::describe() const {
     std::ostringstream os;
-    os << "L1TEX outstanding " << l1_.outstanding() << ", tag stage free at " << l1_.tag_free() << "; MIO free at "
+    os << "L1TEX outstanding " << l1_.outstanding() << ", queued " << l1_.queued() << ", tag stage free at "
+       << l1_.tag_free() << "; MIO free at "
        << mio_.free_at << "; TEX free at " << tex_.free_at;
     return os.str();
 }

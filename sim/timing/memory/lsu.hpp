@@ -17,8 +17,8 @@
 // Local memory goes through L1TEX like global memory, at the interleaved
 // per-lane addresses the functional model gives (DynInst::addr).
 //
-// Left out: the LSU's own instruction queue (its depth shows as the outstanding
-// limit), shared-memory phases for 8-byte accesses.
+// Left out: the MIO's instruction queue (shared-memory instructions read their
+// registers at issue), shared-memory phases for 8-byte accesses.
 #pragma once
 
 #include "sim/timing/context.hpp"
@@ -44,6 +44,7 @@ public:
     // ---- gates checked before issue (inline: called for every candidate)
     bool l1_accepts(uint64_t t) { return l1_.accepts(t); }
     uint64_t l1_accepts_at(uint64_t t) const { return l1_.accepts_at(t); }
+    uint64_t l1_last_start() const { return l1_.last_start(); }  // the last request's tag-stage start
     uint64_t mio_free_at() const { return mio_.free_at; }
     uint64_t tex_free_at() const { return tex_.free_at; }
     std::string describe() const;

@@ -1,0 +1,139 @@
+// test_timing_lg_queue.cpp: the LSU's instruction queue in front of the L1TEX
+// tag stage (memory/lg_queue.hpp), the read barrier of a queued instruction's
+// registers, and the SM's store credits (memory/store_credits.hpp), at exact
+// cycles on small_config: `mov` and `shl` have latency 4, so the first memory
+// instruction after them issues at 8; a request to 32 lines is 32 sectors, 8 tag-stage cycles
+// at 4 sectors per cycle; a store is acked 200 cycles after its tag stage starts
+// (the L2's hit latency).
+#include "test_timing_util.hpp"
+
+#include "sim/timing/memory/lg_queue.hpp"
+#include "sim/timing/memory/store_credits.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace simt;
+using namespace simt::timing;
+using namespace simt::timing::test;
+
+namespace {
+
+// One warp: r6 = 32 x lane, then `body` (pc 2 on): [a + r6*4] puts the lanes 128 B apart (32 lines a request).
+std::string one_warp(const std::string& body) {
+    return ".kernel t\n.grid 1\n.block 32\n.regs 16\n.buffer a f32 8192 zero\nmov r0, %laneid\nshl r6, r0, 5\n" + body +
+           "exit\n";
+}
+
+std::string loads(int n) {
+    std::string body;
+    for (int k = 0; k < n; ++k)
+        body += "ld.global r" + std::to_string(1 + k) + ", [a + r6*4 + " + std::to_string(4096 * k) + "]\n";
+    return body;
+}
+
+std::vector<uint64_t> issue_cycles(const Recorder& rec, uint32_t first_pc, uint32_t n) {
+    std::vector<uint64_t> v;
+    for (uint32_t pc = first_pc; pc < first_pc + n; ++pc) v.push_back(rec.issue_cycles(0, pc).at(0));
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("lg queue: the queue is a FIFO of tag-stage starts; credits come back with the acks", "[timing][memory]") {
+    LgQueue q(2);
+    CHECK(q.has_room(0));
+    q.push(0, 0);  // starts at once: never waits
+    q.push(1, 8);
+    q.push(2, 16);
+    CHECK(q.waiting() == 2);
+    CHECK_FALSE(q.has_room(7));
+    CHECK(q.room_at() == 8);
+    CHECK(q.has_room(8));  // the first has started
+    CHECK(q.waiting() == 1);
+
+    StoreCredits c(64);
+    CHECK(c.has_room(0));
+    c.sent(300, 32);
+    CHECK(c.has_room(1));
+    c.sent(200, 40);  // past the limit by the last store's own sectors
+    CHECK(c.in_flight() == 72);
+    CHECK_FALSE(c.has_room(2));
+    CHECK(c.room_at() == 200);  // the earliest ack
+    CHECK(c.has_room(200));
+    CHECK(c.in_flight() == 32);
+}
+
+// Four independent loads of 32 lines each: the tag stage takes one every 8 cycles (8, 16, 24, 32).
+// Without a queue each waits at issue (lg_throttle) for the stage; with a queue of depth D, D of
+// them may wait in it, one accepted a cycle, and the warp moves on.
+TEST_CASE("lg queue: issue stops only while the queue is full", "[timing][memory]") {
+    GpuConfig c = small_config();
+    const std::string src = one_warp(loads(4));
+    const std::vector<std::vector<uint64_t>> expect = {{8, 16, 24, 32}, {8, 9, 16, 24}, {8, 9, 10, 16}, {8, 9, 10, 11}};
+    uint64_t cycles = 0;
+    for (uint32_t depth = 0; depth <= 3; ++depth) {
+        c.memory.lg_queue_depth = depth;
+        Recorder rec;
+        auto r = run(src, c, {true, &rec, {}});
+        INFO("depth " << depth);
+        CHECK(issue_cycles(rec, 2, 4) == expect[depth]);
+        // The loads' data come as late as before: the last starts in the tag stage at 32 in every case.
+        if (depth == 0) cycles = r.stats.cycles;
+        CHECK(r.stats.cycles == cycles);
+    }
+}
+
+// A queued store has not read its registers: an instruction that reads r0 goes on, one that writes
+// r0 waits for the store's tag-stage start (16), as long_scoreboard.
+TEST_CASE("lg queue: a queued store's registers carry a read barrier for writers only", "[timing][memory]") {
+    GpuConfig c = small_config();
+    const std::string src = one_warp(
+        "ld.global r1, [a + r6*4]\n"           // pc2 at 8: tag stage 8..16
+        "st.global [a + r6*4 + 4096], r0\n"    // pc3: starts at 16, reads r0 then
+        "iadd r2, r0, 1\n"                     // pc4 reads r0
+        "mov r0, 7\n");                        // pc5 writes r0
+    for (uint32_t depth : {0u, 1u}) {
+        c.memory.lg_queue_depth = depth;
+        Recorder rec;
+        auto r = run(src, c, {true, &rec, {}});
+        INFO("depth " << depth);
+        if (depth == 0) {
+            CHECK(issue_cycles(rec, 3, 3) == std::vector<uint64_t>{16, 17, 19});  // (iadd, mov: the ALU every 2)
+            CHECK(r.stats.stall_cycles[int(StallReason::LgThrottle)] == 16 - 9);
+        } else {
+            CHECK(issue_cycles(rec, 3, 3) == std::vector<uint64_t>{9, 10, 16});
+            CHECK(r.stats.stall_cycles[int(StallReason::LgThrottle)] == 0);
+            CHECK(r.stats.stall_cycles[int(StallReason::LongScoreboard)] == 16 - 11);
+        }
+    }
+}
+
+// Three stores of 32 sectors each (acked 200 cycles after they enter). With 64 credits the third
+// may enter only when the first is acked (8 + 200 = 208), with 32 each waits for the one before.
+TEST_CASE("store credits: a request waits at issue while the SM's store sectors in flight are at the limit",
+          "[timing][memory]") {
+    GpuConfig c = small_config();
+    std::string body;
+    for (int k = 0; k < 3; ++k) body += "st.global [a + r6*4 + " + std::to_string(4096 * k) + "], r0\n";
+    const std::string src = one_warp(body);
+    struct Case {
+        uint32_t credits;
+        std::vector<uint64_t> issue;
+        uint64_t last_ack, lg_throttle;
+    };
+    const Case cases[] = {{0, {8, 16, 24}, 224, 2 * 7}, {64, {8, 16, 208}, 408, 7 + 191},
+                          {32, {8, 208, 408}, 608, 199 + 199}};
+    for (const Case& k : cases) {
+        c.memory.stores.sectors_in_flight = k.credits;
+        Recorder rec;
+        auto r = run(src, c, {true, &rec, {}});
+        INFO("credits " << k.credits);
+        CHECK(issue_cycles(rec, 2, 3) == k.issue);
+        uint64_t last = 0;
+        for (const auto& e : rec.issues)
+            if (e.pc >= 2 && e.pc <= 4) last = std::max(last, e.complete);
+        CHECK(last == k.last_ack);
+        CHECK(r.stats.stall_cycles[int(StallReason::LgThrottle)] == k.lg_throttle);
+        CHECK(r.stats.memory.global_store.sectors == 96);
+    }
+}
