@@ -137,3 +137,21 @@ TEST_CASE("store credits: a request waits at issue while the SM's store sectors 
         CHECK(r.stats.memory.global_store.sectors == 96);
     }
 }
+
+// One store (tag stage 8..16, acked at 208) and exit. With stores.drain_acks the exited warp
+// drains until the ack; without, until the store has left the SM (16). The launch ends at the
+// ack either way.
+TEST_CASE("store drain: an exited warp waits for its stores to leave the SM, or for their acks", "[timing][memory]") {
+    GpuConfig c = small_config();
+    const std::string src = one_warp("st.global [a + r6*4], r0\n");
+    uint64_t drain[2] = {0, 0}, cycles[2] = {0, 0};
+    for (bool acks : {false, true}) {
+        c.memory.stores.drain_acks = acks;
+        auto r = run(src, c);
+        drain[acks] = r.stats.stall_cycles[int(StallReason::Drain)];
+        cycles[acks] = r.stats.cycles;
+    }
+    CHECK(cycles[0] == cycles[1]);
+    CHECK(cycles[1] >= 208);
+    CHECK(drain[1] - drain[0] == 208 - 16);
+}

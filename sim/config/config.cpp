@@ -82,7 +82,7 @@ const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_op
                               "shared_same_address_cycles", "sector_cycles", "request_cycles",
                               "header_bytes", "near_lookup"};
 const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read", "partial_miss_fetch", "dirty_lines", "write_queue_cycles",
-                                 "sectors_in_flight"};
+                                 "sectors_in_flight", "drain_acks"};
 const KeyList kCarveoutKeys = {"unified_bytes", "steps_kb"};
 const KeyList kTexKeys = {"line_width", "line_height", "sector_width", "quads_per_cycle"};
 const KeyList kCacheKeys = {"size_bytes", "assoc", "line_bytes", "hit_latency"};
@@ -306,6 +306,7 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     if (st.has("partial_miss_fetch")) m.stores.partial_miss_fetch = st.boolean("partial_miss_fetch");
     if (st.has("dirty_lines")) m.stores.dirty_lines = st.u32("dirty_lines", 0, 1u << 16);
     if (st.has("write_queue_cycles")) m.stores.write_queue_cycles = st.u32("write_queue_cycles", 0, 1u << 24);
+    if (st.has("drain_acks")) m.stores.drain_acks = st.boolean("drain_acks");
     if (st.has("sectors_in_flight")) m.stores.sectors_in_flight = st.u32("sectors_in_flight", 0, 1u << 20);
     Section c = s.section("carveout", kCarveoutKeys);
     m.carveout.unified_bytes = c.u32("unified_bytes", 0, 1u << 30);

@@ -166,6 +166,7 @@ struct GpuConfig {
             bool partial_miss_fetch = false;    // a partial store that misses reads its sector first (l2_slice.hpp)
             uint32_t dirty_lines = 0;           // at most this many dirty lines per L2 set (0: any), l2_slice.hpp
             uint32_t write_queue_cycles = 0;    // DRAM write backlog a write-back hides from its store (l2_slice.hpp)
+            bool drain_acks = true;             // an exited warp waits for its stores' acks (false: until they leave the SM)
             uint32_t sectors_in_flight = 0;     // an SM's store sectors sent, not yet acked (0: no limit), store_credits.hpp
         } stores;
         struct Carveout {

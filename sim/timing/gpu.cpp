@@ -170,7 +170,8 @@ private:
     void finish() {
         sum_counts();
         Stats& s = stats_;
-        s.cycles = ctx_.last_retire;
+        s.cycles = ctx_.last_retire;  // and at least the last acknowledgement (stores.drain_acks false)
+        for (const auto& sm : sms_) s.cycles = std::max(s.cycles, sm->last_ack());
         ctx_.l2.busy(s.memory, s.cycles);
         s.time_us = (s.clock_mhz > 0 ? double(s.cycles) / s.clock_mhz : 0.0) + s.kernel_launch_us;
         uint64_t active = 0, resident = 0;

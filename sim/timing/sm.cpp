@@ -15,6 +15,7 @@ Sm::Sm(uint32_t index, Context& ctx, const SmShare& share)
     : index_(index), ctx_(ctx), share_(share), res_(ctx.cfg.sm, ctx.footprint),
       branch_waits_fixed_(ctx.cfg.pipes.branch_waits_fixed), sass_stall_counts_(ctx.cfg.pipes.sass_stall_counts),
       interleave_paths_(ctx.cfg.scheduler.interleave_paths),
+      drain_acks_(ctx.cfg.memory.stores.drain_acks),
       slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), lsu_(index, ctx, share) {
     lsu_.set_deferred(share.outbox != nullptr);
     round_robin_ = ctx.cfg.sm.unit_arbitration == UnitArbitration::RoundRobin;
@@ -210,7 +211,7 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
     if (d.mem != MemKind::None) {
         done = lsu_.access(d, dyn, t);
         if (done == kPendingDone) pend_ = PendingIssue{&w, &sp, pc, operand_delay};  // (deferred mode)
-        else done += operand_delay, w.mem_done = std::max(w.mem_done, done);
+        else done += operand_delay, memory_done(w, d, done);
     }
     if (d.unit == Unit::L1tex && d.mem != MemKind::None) read_barriers(w, d, t);
     if (d.unit == Unit::L1tex || d.unit == Unit::Mio) {
@@ -229,6 +230,16 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
     after_control(w, dyn, pc, t);
     if (ctx_.observer) ctx_.observer->on_issue(IssueEvent{w.id, t, pc, dyn.active, dyn.exec, d.pipe, done});
     return c.slots;
+}
+
+// A warp may leave (drain ends) once its loads are back and its stores have left the SM (the
+// tag stage has sent their sectors: ncu's drain frees the warp's resources, a store's registers
+// are read by then), or with memory.stores.drain_acks once its stores are acknowledged too.
+// The launch ends at its last acknowledgement either way (Gpu::finish).
+void Sm::memory_done(TWarp& w, const DecodedInst& d, uint64_t done) {
+    last_ack_ = std::max(last_ack_, done);
+    const bool store = d.mem == MemKind::GlobalStore || d.mem == MemKind::LocalStore;
+    w.mem_done = std::max(w.mem_done, store && !drain_acks_ ? lsu_.l1_tag_free() : done);
 }
 
 // An L1TEX instruction still waiting in the LSU queue reads its registers when the tag stage
@@ -303,7 +314,7 @@ void Sm::end_cycle(uint64_t t) {
         TWarp& w = *pend_.w;
         const DecodedInst& d = ctx_.code[pend_.pc];
         const uint64_t done = lsu_.complete() + pend_.operand_delay;
-        w.mem_done = std::max(w.mem_done, done);
+        memory_done(w, d, done);
         for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces, d.pipe);
         SubPartition& sp = *pend_.sp;
         pend_ = PendingIssue{};

@@ -46,6 +46,7 @@ public:
     void prefetch() const;
     bool busy() const { return resident_warps_ > 0; }
     uint64_t warp_instructions() const { return issued_; }  // issued on this SM so far
+    uint64_t last_ack() const { return last_ack_; }           // the latest completion of its memory requests
     // Adds its schedulers' register-file counters (kept per scheduler during the run).
     void add_regfile(RegFileStats& s) const {
         for (const auto& sp : sps_) sp->add_regfile(s);
@@ -117,6 +118,7 @@ private:
     void reevaluate_stages(TWarp& w, uint64_t t);  // in block launch or branch resolution
     void after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t);
     void read_barriers(TWarp& w, const DecodedInst& d, uint64_t t);  // an L1TEX instruction's unread registers
+    void memory_done(TWarp& w, const DecodedInst& d, uint64_t done);  // when the warp may drain, and last_ack_
     void settle_operands(TWarp& w);  // operand_ready and its reason for the next instruction
     void release_barrier_if_ready(BlockRec& b, uint64_t t);
     uint64_t sleep_cycles(uint32_t ns) const;
@@ -140,6 +142,8 @@ private:
     bool branch_waits_fixed_;                     // pipes.branch_waits_fixed (stall_counts.hpp), kept at hand
     bool sass_stall_counts_;                      // pipes.sass_stall_counts (stall_counts.hpp)
     bool interleave_paths_;                       // scheduler.interleave_paths
+    bool drain_acks_;                             // memory.stores.drain_acks: a warp drains until its stores' acks
+    uint64_t last_ack_ = 0;                       // the latest completion of a memory request issued here
     std::vector<TWarp> slots_;                    // max_warps, fixed addresses
     std::vector<Scoreboard> scoreboards_;         // one per slot
     std::vector<BlockRec> blocks_;

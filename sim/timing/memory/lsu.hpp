@@ -45,6 +45,7 @@ public:
     bool l1_accepts(uint64_t t) { return l1_.accepts(t); }
     uint64_t l1_accepts_at(uint64_t t) const { return l1_.accepts_at(t); }
     uint64_t l1_last_start() const { return l1_.last_start(); }  // the last request's tag-stage start
+    uint64_t l1_tag_free() const { return l1_.tag_free(); }      // the end of the last request's tag stage
     uint64_t mio_free_at() const { return mio_.free_at; }
     uint64_t tex_free_at() const { return tex_.free_at; }
     std::string describe() const;
