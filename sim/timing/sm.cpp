@@ -243,11 +243,13 @@ void Sm::memory_done(TWarp& w, const DecodedInst& d, uint64_t done) {
 }
 
 // An L1TEX instruction still waiting in the LSU queue reads its registers when the tag stage
-// takes it: until then a writer of one of them waits (memory/lg_queue.hpp).
+// takes it: until then a writer of one of them waits (memory/lg_queue.hpp). Its guard predicate
+// was read at issue (it fixed the lanes), so it carries none.
 void Sm::read_barriers(TWarp& w, const DecodedInst& d, uint64_t t) {
     const uint64_t read = lsu_.l1_last_start();
     if (read <= t) return;
-    for (int i = 0; i < d.nsrc; ++i) w.sb->set_read_barrier(d.check[i], read);
+    for (int i = 0; i < d.nsrc; ++i)
+        if (d.check[i] >= isa::kNumPreds) w.sb->set_read_barrier(d.check[i], read);
 }
 
 // Next pc, branches, barrier and exit after w issued the instruction at pc.
