@@ -155,3 +155,19 @@ TEST_CASE("store drain: an exited warp waits for its stores to leave the SM, or 
     CHECK(cycles[1] >= 208);
     CHECK(drain[1] - drain[0] == 208 - 16);
 }
+
+// A queued store's guard predicate was read at issue: rewriting it does not wait for the store.
+TEST_CASE("lg queue: a queued instruction's guard predicate carries no read barrier", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.lg_queue_depth = 1;
+    Recorder rec;
+    run(one_warp("isetp.ge p1, r0, 0\n"                    // pc2
+                 "ld.global r1, [a + r6*4]\n"             // pc3 at 8: tag stage 8..16
+                 "@p1 st.global [a + r6*4 + 4096], r0\n"  // pc4: queued, starts at 16
+                 "isetp.ge p1, r0, 1\n"                   // pc5 writes p1: no wait for 16
+                 "mov r0, 7\n"),                          // pc6 writes r0: waits for 16
+        c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 4).at(0) < 16);
+    CHECK(rec.issue_cycles(0, 5).at(0) < 16);
+    CHECK(rec.issue_cycles(0, 6).at(0) == 16);
+}
