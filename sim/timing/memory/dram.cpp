@@ -35,7 +35,7 @@ Dram::Dram(const GpuConfig& c, MemoryStats& stats)
     open_write_.assign(write_slots, ~0ull);
 }
 
-Dram::Channel& Dram::route(uint64_t addr, uint32_t bytes, bool write, double& cost) {
+Dram::Channel& Dram::route(uint64_t t, uint64_t addr, uint32_t bytes, bool write, double& cost) {
     const uint64_t chunk = addr / interleave_;
     const size_t index = channels_.size() == 1 ? 0 : mix_bits(chunk) % channels_.size();
     Channel& ch = channels_[index];
@@ -48,6 +48,8 @@ Dram::Channel& Dram::route(uint64_t addr, uint32_t bytes, bool write, double& co
     if (slot != row) {
         slot = row;
         cost += write ? write_row_miss_cycles_ : row_miss_cycles_;
+        // A bank opens its write row beside the data bus: the activation window is a server of its own.
+        if (write) ch.activate.occupy(t, write_activate_cycles_);
         ++stats_.dram_row_misses;
     }
     return ch;
@@ -76,7 +78,7 @@ uint64_t Dram::spread(uint64_t addr, uint64_t req) const {
 
 uint64_t Dram::read(uint64_t t, uint64_t addr, uint32_t bytes, uint64_t req) {
     double cost = 0;
-    Channel& ch = route(addr, bytes, false, cost);
+    Channel& ch = route(t, addr, bytes, false, cost);
     ch.last_read = t + 1;
     uint64_t queue = ch.bus.take(t, req, cost);
     uint64_t wait = load_term(t, cost);  // the mean wait at this load, of which the backlog is part
@@ -88,7 +90,7 @@ uint64_t Dram::read(uint64_t t, uint64_t addr, uint32_t bytes, uint64_t req) {
 
 void Dram::read_back(uint64_t t, uint64_t addr, uint32_t bytes, bool turnaround) {
     double cost = 0;
-    Channel& ch = route(addr, bytes, false, cost);
+    Channel& ch = route(t, addr, bytes, false, cost);
     if (turnaround) cost += turnaround_cycles_;
     ch.bus.occupy(t, cost);
     load_term(t, cost);
@@ -96,10 +98,7 @@ void Dram::read_back(uint64_t t, uint64_t addr, uint32_t bytes, bool turnaround)
 
 uint64_t Dram::write(uint64_t t, uint64_t addr, uint32_t bytes) {
     double cost = 0;
-    const uint64_t misses = stats_.dram_row_misses;
-    Channel& ch = route(addr, bytes, true, cost);
-    // A bank opens its row beside the data bus: the activation window is a server of its own.
-    if (stats_.dram_row_misses != misses) ch.activate.occupy(t, write_activate_cycles_);
+    Channel& ch = route(t, addr, bytes, true, cost);
     if (ch.last_read && t < ch.last_read + uint64_t(window_)) cost += mixed_write_cycles_;
     ch.bus.occupy(t, cost);
     load_term(t, cost);

@@ -76,8 +76,8 @@ private:
         uint64_t last_read = 0;  // cycle of its last read + 1 (0: none yet)
     };
     // The channel of addr and the cycles it occupies it (opening its chunk if needed, in the
-    // table of reads or of write-backs).
-    Channel& route(uint64_t addr, uint32_t bytes, bool write, double& cost);
+    // table of reads or of write-backs; a write row opened at t also takes the activation window).
+    Channel& route(uint64_t t, uint64_t addr, uint32_t bytes, bool write, double& cost);
     uint64_t load_term(uint64_t t, double busy);
     uint64_t spread(uint64_t addr, uint64_t req) const;
 

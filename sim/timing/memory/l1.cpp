@@ -35,7 +35,7 @@ uint64_t L1Tex::accepts_at(uint64_t t) const {
     uint64_t at = t + 1;
     if (!queue_.depth()) at = std::max(at, tag_free_);
     else if (queue_.waiting() >= queue_.depth()) at = std::max(at, queue_.room_at());
-    if (credits_.on() && credits_.in_flight() >= credits_.sectors()) {
+    if (credits_.full()) {
         if (pending_.valid) return kLateWake;  // the earliest ack may be the pending store's
         at = std::max(at, credits_.room_at());
     }

@@ -9,8 +9,8 @@
 // is later by its wait.
 //
 // Every request's start in the tag stage is known when it is accepted (the stage
-// serves in order: stage free time, store credits), so the queue is a FIFO of
-// start times; those that have come are no longer waiting.
+// serves in order, from when it is free), so the queue is a FIFO of start
+// times; those that have come are no longer waiting.
 //
 // depth 0: no queue: a request is accepted only while the tag stage is free
 // (the model before this queue).

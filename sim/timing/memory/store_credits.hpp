@@ -43,7 +43,7 @@ public:
         acks_.emplace(done, k);
     }
     uint32_t in_flight() const { return in_flight_; }
-    uint32_t sectors() const { return cap_; }
+    bool full() const { return on() && in_flight_ >= cap_; }  // (as has_room last found it)
 
 private:
     using Ack = std::pair<uint64_t, uint32_t>;  // (cycle, sectors)
