@@ -41,7 +41,7 @@ std::unique_ptr<Policy> make_named(const std::string& name) {
 
 std::vector<WarpView> warps(int n) {
     std::vector<WarpView> v(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) v[size_t(i)] = WarpView{true, uint32_t(i * 4), uint64_t(100 + i), 0, 0, true, false, false};
+    for (int i = 0; i < n; ++i) v[size_t(i)] = WarpView{.resident = true, .eligible = true, .slot = uint32_t(i * 4), .age = uint64_t(100 + i)};
     return v;
 }
 
@@ -83,6 +83,8 @@ TEST_CASE("policy contract: pick_mask chooses as pick does, with the same histor
     for (auto& [name, policy] : all_policies()) {
         INFO(name);
         auto twin = make_named(name);
+        auto told = make_named(name);  // pick_mask told only which slots took another warp
+        std::vector<WarpView> before;
         std::mt19937 rng(99);
         for (uint64_t cycle = 0; cycle < 20000; ++cycle) {
             int n = 1 + int(rng() % 16);
@@ -93,6 +95,12 @@ TEST_CASE("policy contract: pick_mask chooses as pick does, with the same histor
                 std::shuffle(ages.begin(), ages.end(), rng);
                 for (size_t i = 0; i < v.size(); ++i) v[i].age = ages[i];
             }
+            uint64_t arrived = 0;
+            for (size_t i = 0; i < v.size(); ++i) {
+                v[i].block = v[i].age % 3;  // two or three blocks (cgy ranks the oldest first)
+                if (i >= before.size() || before[i].age != v[i].age) arrived |= 1ull << i;
+            }
+            before = v;
             uint64_t mask = 0;
             for (size_t i = 0; i < v.size(); ++i) {
                 auto& w = v[i];
@@ -110,8 +118,9 @@ TEST_CASE("policy contract: pick_mask chooses as pick does, with the same histor
             auto masked = v;  // pick_mask ignores the views' eligible fields
             for (auto& w : masked) w.eligible = rng() % 2 == 0;
             int i = policy->pick(v, cycle);
-            int j = twin->pick_mask(mask, masked, cycle);
+            int j = twin->pick_mask(mask, masked, cycle, ~0ull);
             REQUIRE(i == j);
+            REQUIRE(told->pick_mask(mask, masked, cycle, arrived) == i);
         }
     }
 }
@@ -146,7 +155,7 @@ TEST_CASE("policy: gty keeps the last warp while it is eligible, then the younge
     auto gty = make_gty_policy();
     auto v = warps(4);  // ages 100..103: warp 3 is the youngest
     CHECK(gty->pick(v, 0) == 3);
-    CHECK(gty->pick_mask(0b0101, v, 0) == 2);  // (a fresh copy would agree: see the contract test)
+    CHECK(gty->pick_mask(0b0101, v, 0, ~0ull) == 2);  // (a fresh copy would agree: see the contract test)
     v[3].eligible = false;
     auto g2 = make_gty_policy();
     CHECK(g2->pick(v, 1) == 2);
@@ -304,7 +313,7 @@ TEST_CASE("policy: gtb keeps the last warp while it is eligible, then the oldest
     CHECK(g2->pick(v, 3) == 1);
     v[1].eligible = false;
     CHECK(g2->pick(v, 4) == 3);  // then the younger block's youngest
-    CHECK(g2->pick_mask(0b0100, v, 5) == 2);
+    CHECK(g2->pick_mask(0b0100, v, 5, ~0ull) == 2);
 }
 
 TEST_CASE("decode: an instruction yields when the next one waits for a fixed-latency result", "[timing][policy]") {

@@ -35,8 +35,9 @@ SubPartition::SubPartition(Sm& sm, uint32_t index, Context& ctx, const SmShare& 
 void SubPartition::add(TWarp* w) {
     uint32_t i = w->lslot;
     warp_[i] = w;
-    view_[i] = WarpView{true, w->id.slot, w->age, w->id.block, 0, false, false, false};
+    view_[i] = WarpView{.resident = true, .slot = w->id.slot, .age = w->age, .block = w->id.block};
     resident_ |= 1ull << i;
+    arrived_ |= 1ull << i;
     views_used_ = std::max(views_used_, i + 1);
     block(i, w->wake);
     wake_at(w->wake);
@@ -133,8 +134,10 @@ void SubPartition::tick(uint64_t t) {
     }
     // 3: pick and issue; the other eligible candidates are not_selected.
     int chosen = -1;
-    if (eligible && busy_until_ <= t)
-        chosen = policy_->pick_mask(eligible, std::span<const WarpView>(view_.data(), views_used_), t);
+    if (eligible && busy_until_ <= t) {
+        chosen = policy_->pick_mask(eligible, std::span<const WarpView>(view_.data(), views_used_), t, arrived_);
+        arrived_ = 0;
+    }
     if (unit_eligible) not_selected(unit_eligible, chosen, t);
     if (chosen >= 0) issue_pick(uint32_t(chosen), t);
     // 4: the next cycle anything here can change.

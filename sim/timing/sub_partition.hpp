@@ -66,6 +66,7 @@ private:
     uint64_t resident_ = 0;              // bit i: local slot i holds a warp
     uint64_t throttled_ = 0;             // bit i: such a candidate blocked only by its pipe or unit (wake_ = free)
     uint64_t not_selected_ = 0;          // bit i: candidate whose state is already not_selected
+    uint64_t arrived_ = 0;               // bit i: a warp came to slot i since the policy's last pick
 
 public:
     SubPartition(Sm& sm, uint32_t index, Context& ctx, const SmShare& share);

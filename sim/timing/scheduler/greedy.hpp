@@ -24,7 +24,7 @@ public:
         if (best >= 0) { last_age_ = warps[best].age; has_last_ = true; }
         return best;
     }
-    int pick_mask(uint64_t eligible, std::span<const WarpView> warps, uint64_t) override {
+    int pick_mask(uint64_t eligible, std::span<const WarpView> warps, uint64_t, uint64_t) override {
         if (warps.size() < 64) eligible &= (1ull << warps.size()) - 1;
         if (!eligible) return -1;
         if (has_last_) {

@@ -21,7 +21,7 @@ public:
         if (chosen >= 0) { last_slot_ = warps[chosen].slot; has_last_ = true; }
         return chosen;
     }
-    int pick_mask(uint64_t eligible, std::span<const WarpView> warps, uint64_t) override {
+    int pick_mask(uint64_t eligible, std::span<const WarpView> warps, uint64_t, uint64_t) override {
         if (warps.size() < 64) eligible &= (1ull << warps.size()) - 1;
         if (!eligible) return -1;
         int chosen = std::countr_zero(eligible);  // first

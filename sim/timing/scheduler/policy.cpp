@@ -4,7 +4,7 @@
 
 namespace simt::timing {
 
-int Policy::pick_mask(uint64_t eligible, std::span<const WarpView> warps, uint64_t cycle) {
+int Policy::pick_mask(uint64_t eligible, std::span<const WarpView> warps, uint64_t cycle, uint64_t) {
     scratch_.assign(warps.begin(), warps.end());
     for (size_t i = 0; i < scratch_.size(); ++i) scratch_[i].eligible = i < 64 && (eligible >> i & 1);
     return pick(scratch_, cycle);
