@@ -16,20 +16,22 @@ SectorCache::SectorCache(const CacheSpec& spec, uint32_t sector_bytes)
     sets_ = uint32_t(std::max<uint64_t>(1, lines / assoc_));
     ways_.assign(uint64_t(sets_) * assoc_, Way{});
     for (uint64_t i = 0; i < ways_.size(); ++i) ways_[i].set = uint32_t(i / assoc_);
+    link_.assign(ways_.size(), Link{});
     set_.assign(sets_, Set{});
-    fill_.assign(ways_.size() * spl_, 0);
+    if (spl_ > kInlineSectors) fill_.assign(ways_.size() * spl_, 0);
     index_ = LineIndex(ways_.size());
 }
 
 uint32_t SectorCache::find(uint64_t line) const {
-    return index_.find(line, [this](uint32_t w) { return ways_[w].line; });
+    return index_.find(line);
 }
 
 void SectorCache::touch(uint32_t i) {
-    Way& w = ways_[i];
-    Set& st = set_[w.set];
-    Way* const set = &ways_[uint64_t(w.set) * assoc_];
-    const uint16_t l = uint16_t(i - uint64_t(w.set) * assoc_);
+    const uint32_t set_index = ways_[i].set;
+    Set& st = set_[set_index];
+    Link* const set = &link_[uint64_t(set_index) * assoc_];
+    Link& w = link_[i];
+    const uint16_t l = uint16_t(i - uint64_t(set_index) * assoc_);
     if (st.mru == l) return;
     set[w.newer].older = w.older;  // (not the most recent: it has a newer one)
     if (st.lru == l) st.lru = w.newer;
@@ -44,7 +46,7 @@ void SectorCache::touch(uint32_t i) {
 uint32_t SectorCache::allocate(uint64_t line, Eviction& ev) {
     const uint32_t set = uint32_t(line % sets_);
     Set& st = set_[set];
-    Way* const base = &ways_[uint64_t(set) * assoc_];
+    Link* const base = &link_[uint64_t(set) * assoc_];
     uint32_t i;
     if (st.used < assoc_) {
         const uint16_t l = uint16_t(st.used++);
@@ -63,7 +65,7 @@ uint32_t SectorCache::allocate(uint64_t line, Eviction& ev) {
         if (victim.dirty) --st.dirty_lines;
         ev.dirty = victim.dirty & victim.valid;
         ev.partial = victim.partial & ev.dirty;
-        index_.erase(victim.line, [this](uint32_t w) { return ways_[w].line; });
+        index_.erase(victim.line);
         touch(i);
     }
     Way& way = ways_[i];
@@ -79,7 +81,7 @@ bool SectorCache::probe(uint64_t sector, uint64_t& fill_time) {
     const uint32_t s = sector_in_line(sector);
     if (!(ways_[i].valid >> s & 1)) return false;
     touch(i);
-    fill_time = fill_[uint64_t(i) * spl_ + s];
+    fill_time = fill_at(i, s);
     return true;
 }
 
@@ -96,7 +98,7 @@ Probe SectorCache::lookup(uint64_t sector) {
     p.prefetched = way.prefetched & bit;
     p.partial = way.partial & bit;
     way.prefetched &= ~bit;
-    p.fill_time = fill_[uint64_t(i) * spl_ + s];
+    p.fill_time = fill_at(i, s);
     return p;
 }
 
@@ -112,7 +114,7 @@ uint64_t SectorCache::full_at(uint64_t sector) const {
     const uint32_t s = sector_in_line(sector);
     const uint32_t bit = 1u << s;
     if (!(way.valid & bit) || (way.partial & bit)) return ~0ull;
-    return fill_[uint64_t(i) * spl_ + s];
+    return fill_at(i, s);
 }
 
 // (The way keeps its line, as before: a later fill of it refills this way.)
@@ -153,7 +155,7 @@ Eviction SectorCache::fill(uint64_t sector, uint64_t fill_time, bool dirty, bool
     else if (!was_full) way.partial |= bit;  // a masked write to a full sector leaves it full
     if (prefetched) way.prefetched |= bit;
     else way.prefetched &= ~bit;
-    fill_[uint64_t(i) * spl_ + s] = fill_time;
+    fill_at(i, s) = fill_time;
     return ev;
 }
 
@@ -163,7 +165,8 @@ Eviction SectorCache::clean_excess(uint64_t sector) {
     Set& st = set_[set];
     if (!dirty_limit_ || st.dirty_lines <= dirty_limit_) return ev;
     Way* const base = &ways_[uint64_t(set) * assoc_];
-    for (uint16_t l = st.lru;; l = base[l].newer) {
+    const Link* const links = &link_[uint64_t(set) * assoc_];
+    for (uint16_t l = st.lru;; l = links[l].newer) {
         Way& w = base[l];
         if (w.dirty) {
             ev.line = w.line;

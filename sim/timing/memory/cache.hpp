@@ -8,6 +8,9 @@
 // changes at access time; replacement is LRU (a list per set),
 // deterministic; a hash index finds a line's way (line_index.hpp). Set index = line index modulo the number of sets (the L2
 // hashes lines over slices before, crossbar.hpp).
+// Laid out for the host's caches (a random line's access touches few host
+// cache lines): a way and the fill times of up to 4 sectors share 64 bytes,
+// and a set's LRU links lie together, apart from the ways.
 //
 // Left out: MSHR limits, sector-miss bandwidth inside the cache, write-back
 // traffic timing (the caller times evictions).
@@ -64,17 +67,24 @@ public:
     // eviction to write back; else an empty one.
     Eviction clean_excess(uint64_t sector);
     // Every fill lands at cycle 0: the contents of a cache a previous launch left (warm launches, gpu.hpp).
-    void settle() { std::fill(fill_.begin(), fill_.end(), uint64_t(0)); }
+    void settle() {
+        std::fill(fill_.begin(), fill_.end(), uint64_t(0));
+        for (Way& w : ways_) std::fill(std::begin(w.fill), std::end(w.fill), uint64_t(0));
+    }
 
 private:
-    struct Way {
+    static constexpr uint32_t kInlineSectors = 4;  // fill times kept in the way (else in fill_)
+    struct alignas(64) Way {
         uint64_t line = ~0ull;
         uint32_t valid = 0;  // sector bits
         uint32_t dirty = 0;
         uint32_t partial = 0;
         uint32_t prefetched = 0;
-        uint16_t newer = 0, older = 0;  // the set's LRU order: ways within the set
         uint32_t set = 0;
+        uint64_t fill[kInlineSectors] = {};  // fill time of each sector (spl_ <= kInlineSectors)
+    };
+    struct Link {
+        uint16_t newer = 0, older = 0;  // the set's LRU order: ways within the set
     };
     // A set's ways from the most to the least recently used, and how many are
     // used: ways fill in order and never become unused again, so the unused
@@ -92,12 +102,19 @@ private:
     uint32_t sector_in_line(uint64_t sector) const {
         return uint32_t(spl_shift_ >= 0 ? sector & (spl_ - 1) : sector % spl_);
     }
+    uint64_t& fill_at(uint32_t way, uint32_t s) {
+        return spl_ <= kInlineSectors ? ways_[way].fill[s] : fill_[uint64_t(way) * spl_ + s];
+    }
+    uint64_t fill_at(uint32_t way, uint32_t s) const {
+        return spl_ <= kInlineSectors ? ways_[way].fill[s] : fill_[uint64_t(way) * spl_ + s];
+    }
 
     uint32_t sets_ = 1, assoc_ = 1, spl_ = 1;
     int spl_shift_ = 0;              // log2(spl_), or -1 when not a power of two
     std::vector<Way> ways_;          // sets * assoc
+    std::vector<Link> link_;         // sets * assoc: way i's LRU neighbours
     std::vector<Set> set_;
-    std::vector<uint64_t> fill_;     // sets * assoc * spl: fill time of each sector
+    std::vector<uint64_t> fill_;     // sets * assoc * spl: fill time of each sector (spl_ > kInlineSectors)
     LineIndex index_;                // line -> way
     uint32_t dirty_limit_ = 0;
 };

@@ -31,7 +31,7 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
     outstanding_ = decltype(outstanding_)(std::greater<uint64_t>(), std::move(storage));
 }
 
-uint64_t L1Tex::accepts_at(uint64_t t) const {
+uint64_t L1Tex::reopens_at(uint64_t t) const {
     uint64_t at = t + 1;
     if (!queue_.depth()) at = std::max(at, tag_free_);
     else if (queue_.waiting() >= queue_.depth()) at = std::max(at, queue_.room_at());
@@ -45,6 +45,7 @@ uint64_t L1Tex::accepts_at(uint64_t t) const {
 }
 
 uint64_t L1Tex::tag_stage(uint64_t t, uint32_t wavefronts) {
+    forget_refusal();
     stats_.l1_wavefronts += wavefronts;
     uint64_t start = std::max(t, tag_free_);
     tag_free_ = start + wavefronts;
@@ -56,6 +57,7 @@ uint64_t L1Tex::tag_stage(uint64_t t, uint32_t wavefronts) {
 }
 
 uint64_t L1Tex::track(uint64_t done) {
+    forget_refusal();
     outstanding_.push(done);
     return done;
 }
@@ -173,6 +175,7 @@ uint64_t L1Tex::defer(Pending::Kind kind, uint64_t start, const SectorList& s, u
 uint64_t L1Tex::complete() {
     Pending& p = pending_;
     p.valid = false;
+    forget_refusal();
     l2_.begin_request();
     switch (p.kind) {
         case Pending::Load: return load_sectors(p.start, p.s, p.extra, p.l2_only);

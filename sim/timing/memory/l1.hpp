@@ -65,18 +65,23 @@ public:
     L1Tex(const GpuConfig& config, const CacheSpec& l1, uint32_t sm, L2& l2, MemoryStats& stats);
 
     // Can a new request enter at cycle t? (forgets requests completed by t)
+    // A refusal at t holds for the rest of cycle t (nothing but a request's entry changes what the
+    // L1TEX takes at t, and none enters while it refuses): it is kept with its accepts_at, so the
+    // other candidates of the cycle ask once.
     bool accepts(uint64_t t) {
+        if (t == refused_t_) return false;
         while (!outstanding_.empty() && outstanding_.top() <= t) outstanding_.pop();
-        if (outstanding_.size() + pending_.valid >= cap_) return false;
-        if (credits_.on() && !credits_.has_room(t)) return false;
-        return queue_.depth() ? last_accept_ <= t && queue_.has_room(t) : tag_free_ <= t;
+        if (open_at(t)) return true;
+        refused_t_ = t;
+        refused_at_ = reopens_at(t);
+        return false;
     }
     void set_deferred(bool on) { deferred_ = on; }
     bool pending() const { return pending_.valid; }
     // Runs the deferred request's sectors; returns its completion cycle.
     uint64_t complete();
     // Earliest cycle > t at which it might accept (call when !accepts(t)).
-    uint64_t accepts_at(uint64_t t) const;
+    uint64_t accepts_at(uint64_t t) const { return t == refused_t_ ? refused_at_ : reopens_at(t); }
 
     // Each returns the completion cycle of the request issued at t.
     // `l2_only`: a .cg load, which neither looks up nor fills the L1.
@@ -95,6 +100,13 @@ public:
     uint32_t queued() const { return queue_.waiting(); }
 
 private:
+    bool open_at(uint64_t t) {
+        if (outstanding_.size() + pending_.valid >= cap_) return false;
+        if (credits_.on() && !credits_.has_room(t)) return false;
+        return queue_.depth() ? last_accept_ <= t && queue_.has_room(t) : tag_free_ <= t;
+    }
+    uint64_t reopens_at(uint64_t t) const;
+    void forget_refusal() { refused_t_ = ~0ull; }
     uint64_t atomic_by_sector(uint64_t start, const AtomicGroups& g);
     uint64_t tag_stage(uint64_t t, uint32_t wavefronts);  // returns the start cycle
     // Tag-stage cycles of a request: its sectors at l1_sectors_per_cycle, and at least one cycle
@@ -140,6 +152,7 @@ private:
     LgQueue queue_;
     StoreCredits credits_;
     bool deferred_ = false;
+    uint64_t refused_t_ = ~0ull, refused_at_ = 0;  // accepts() refused at refused_t_; then accepts_at
     Pending pending_;
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> outstanding_;
 };
