@@ -176,6 +176,17 @@ TEST_CASE("memory units: byte-masked store sectors cost the slice and are counte
     CHECK(partial_sectors(0x00ff00ffu, a, 4, 32, s) == 0);
     coalesce(0x0000000fu, a, 4, 32, s);                          // half of sector 0
     CHECK(partial_sectors(0x0000000fu, a, 4, 32, s) == 1);
+    for (int i = 0; i < 32; ++i) a[i] = uint64_t(31 - i) * 128 + 8;  // a column: one lane per sector
+    coalesce(~0u, a, 4, 32, s);
+    CHECK(partial_sectors(~0u, a, 4, 32, s) == 0xffffffffu);
+    a[5] = 29 * 128;  // lane 5 in a sector of its own; lane 6 joins lane 3 in its sector (8 of 32 bytes)
+    a[6] = 28 * 128 + 4;
+    coalesce(0x68u, a, 4, 32, s);                                // lanes 3, 5, 6: two sectors
+    CHECK(s.count == 2);
+    CHECK(partial_sectors(0x68u, a, 4, 32, s) == 0b11);
+    for (int i = 0; i < 32; ++i) a[i] = uint64_t(i) * 32;        // 32 B per lane: whole sectors
+    coalesce(~0u, a, 32, 32, s);
+    CHECK(partial_sectors(~0u, a, 32, 32, s) == 0);
 
     GpuConfig c = small_config();
     c.memory.l2_slices.sectors_per_cycle = 1;

@@ -53,7 +53,7 @@ const char* type_name(ElemType t) {
 
 // Stores element i of a buffer from a double (iota, const, perm) with the
 // conversion of the element type: integers wrap modulo 2^32 after truncation.
-void store_number(std::vector<uint8_t>& bytes, ElemType t, uint64_t i, double v) {
+void store_number(Bytes& bytes, ElemType t, uint64_t i, double v) {
     uint8_t* p = bytes.data() + i * isa::elem_bytes(t);
     if (t == ElemType::F64) { std::memcpy(p, &v, 8); return; }
     uint32_t w = 0;
@@ -62,7 +62,7 @@ void store_number(std::vector<uint8_t>& bytes, ElemType t, uint64_t i, double v)
     std::memcpy(p, &w, 4);
 }
 
-void init_random(const BufferDecl& b, std::vector<uint8_t>& bytes) {
+void init_random(const BufferDecl& b, Bytes& bytes) {
     SplitMix64 rng{b.init.seed};
     const double lo = b.init.a, hi = b.init.b;
     if (!(hi > lo)) {
@@ -95,7 +95,7 @@ void init_random(const BufferDecl& b, std::vector<uint8_t>& bytes) {
     }
 }
 
-void init_perm(const BufferDecl& b, std::vector<uint8_t>& bytes) {
+void init_perm(const BufferDecl& b, Bytes& bytes) {
     std::vector<uint64_t> next(b.count);
     for (uint64_t i = 0; i < b.count; ++i) next[i] = i;
     SplitMix64 rng{b.init.seed};
@@ -104,7 +104,7 @@ void init_perm(const BufferDecl& b, std::vector<uint8_t>& bytes) {
 }
 
 // Parses one CSV cell as a value of type t into element i; false when malformed.
-bool parse_cell(const char* s, ElemType t, std::vector<uint8_t>& bytes, uint64_t i) {
+bool parse_cell(const char* s, ElemType t, Bytes& bytes, uint64_t i) {
     const char* end = s + std::strlen(s);
     uint8_t* p = bytes.data() + i * isa::elem_bytes(t);
     if (t == ElemType::F32 || t == ElemType::F64) {
@@ -131,7 +131,7 @@ bool parse_cell(const char* s, ElemType t, std::vector<uint8_t>& bytes, uint64_t
     return true;
 }
 
-void init_file(const BufferDecl& b, const std::string& dir, std::vector<uint8_t>& bytes) {
+void init_file(const BufferDecl& b, const std::string& dir, Bytes& bytes) {
     namespace fs = std::filesystem;
     // The assembler already resolves the path against the including file; a
     // path that does not exist as given is tried relative to `dir`.
@@ -170,7 +170,7 @@ void init_file(const BufferDecl& b, const std::string& dir, std::vector<uint8_t>
     }
 }
 
-void init_buffer(const BufferDecl& b, const std::string& dir, std::vector<uint8_t>& bytes) {
+void init_buffer(const BufferDecl& b, const std::string& dir, Bytes& bytes) {
     switch (b.init.kind) {
     case BufferInit::Kind::Zero: break;
     case BufferInit::Kind::Iota:
@@ -190,7 +190,7 @@ void init_buffer(const BufferDecl& b, const std::string& dir, std::vector<uint8_
 GlobalMemory::GlobalMemory(const isa::Program& program, const std::string& trace_dir) : program_(program) {
     bases_ = isa::buffer_bases(program.buffers);
     for (const BufferDecl& b : program.buffers) {
-        bytes_.emplace_back(b.bytes(), 0);
+        bytes_.emplace_back(b.bytes());
         init_buffer(b, trace_dir, bytes_.back());
     }
 }

@@ -10,14 +10,40 @@
 #include "isa/isa.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <iosfwd>
+#include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simt::func {
 
 using isa::kGlobalBase;
 constexpr uint64_t kLocalBase = 0x8'0000'0000ull;
+
+// Zeroed storage from calloc: a buffer's pages come zero from the system and
+// are touched only where the kernel reads or writes them (a std::vector's own
+// zeroing writes every byte first: a second of a 1 GiB gather's set-up).
+template <class T>
+struct ZeroAllocator {
+    using value_type = T;
+    ZeroAllocator() = default;
+    template <class U>
+    ZeroAllocator(const ZeroAllocator<U>&) {}
+    T* allocate(size_t n) {
+        if (void* p = std::calloc(n ? n : 1, sizeof(T))) return static_cast<T*>(p);
+        throw std::bad_alloc();
+    }
+    void deallocate(T* p, size_t) { std::free(p); }
+    template <class U>
+    void construct(U*) noexcept {}  // value-initialised: calloc's zeros
+    template <class U, class... A>
+    void construct(U* p, A&&... a) { ::new (static_cast<void*>(p)) U(std::forward<A>(a)...); }
+    template <class U>
+    bool operator==(const ZeroAllocator<U>&) const { return true; }
+};
+using Bytes = std::vector<uint8_t, ZeroAllocator<uint8_t>>;
 
 class GlobalMemory {
 public:
@@ -38,7 +64,7 @@ public:
 private:
     const isa::Program& program_;
     std::vector<uint64_t> bases_;
-    std::vector<std::vector<uint8_t>> bytes_;
+    std::vector<Bytes> bytes_;
 };
 
 }  // namespace simt::func

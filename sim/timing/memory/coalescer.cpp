@@ -39,6 +39,18 @@ bool coalesce_narrow(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint3
     return true;
 }
 
+// A scatter: as many sectors as lanes, each lane's bytes inside one sector and fewer than a
+// sector's, so every sector holds one lane's bytes and is partial (what partial_sectors' masks
+// would find, without a search per lane).
+bool one_lane_per_sector(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes,
+                         const SectorList& s) {
+    const uint64_t len = bytes ? bytes : 1;
+    if (len >= sector_bytes || s.count != uint32_t(std::popcount(exec))) return false;
+    bool inside = true;
+    for (uint32_t m = exec; m; m &= m - 1) inside &= addr[std::countr_zero(m)] % sector_bytes + len <= sector_bytes;
+    return inside;
+}
+
 }  // namespace
 
 void coalesce(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes, SectorList& out) {
@@ -63,6 +75,7 @@ void coalesce(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sec
 uint64_t partial_sectors(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes,
                          const SectorList& s) {
     if (sector_bytes > 32 || s.count == 0) return 0;
+    if (one_lane_per_sector(exec, addr, bytes, sector_bytes, s)) return s.count >= 64 ? ~0ull : (1ull << s.count) - 1;
     std::array<uint32_t, 64> mask{};  // bytes written per sector of s
     const uint32_t n = bytes ? bytes : 1;
     for (uint32_t m = exec; m; m &= m - 1) {
