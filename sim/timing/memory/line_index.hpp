@@ -38,9 +38,10 @@ public:
     }
     // `way` now holds `line` (not in the index yet).
     void insert(uint64_t line, uint32_t way) {
-        uint64_t s = home(line);
+        const uint32_t h = home(line);
+        uint64_t s = h;
         while (slot_[s].way != kNone) s = (s + 1) & mask_;
-        slot_[s] = Entry{line, way};
+        slot_[s] = Entry{line, way, h};
     }
     // `line` (in the index) leaves.
     void erase(uint64_t line) {
@@ -48,7 +49,7 @@ public:
         while (slot_[hole].line != line || slot_[hole].way == kNone) hole = (hole + 1) & mask_;
         // Shift back each following entry whose home is not in (hole, s].
         for (uint64_t s = (hole + 1) & mask_; slot_[s].way != kNone; s = (s + 1) & mask_) {
-            const uint64_t h = home(slot_[s].line);
+            const uint64_t h = slot_[s].home;
             const bool stays = hole <= s ? (hole < h && h <= s) : (hole < h || h <= s);
             if (stays) continue;
             slot_[hole] = slot_[s];
@@ -61,8 +62,9 @@ private:
     struct Entry {
         uint64_t line = ~0ull;
         uint32_t way = kNone;
+        uint32_t home = 0;  // home(line), kept for erase's shifts
     };
-    uint64_t home(uint64_t line) const { return (line * 0x9E3779B97F4A7C15ull) >> shift_ & mask_; }
+    uint32_t home(uint64_t line) const { return uint32_t((line * 0x9E3779B97F4A7C15ull) >> shift_ & mask_); }
 
     uint32_t shift_ = 63;
     uint64_t mask_ = 1;
