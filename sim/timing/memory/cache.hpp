@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace simt::timing {
@@ -102,11 +103,11 @@ private:
     uint32_t sector_in_line(uint64_t sector) const {
         return uint32_t(spl_shift_ >= 0 ? sector & (spl_ - 1) : sector % spl_);
     }
-    uint64_t& fill_at(uint32_t way, uint32_t s) {
+    const uint64_t& fill_at(uint32_t way, uint32_t s) const {
         return spl_ <= kInlineSectors ? ways_[way].fill[s] : fill_[uint64_t(way) * spl_ + s];
     }
-    uint64_t fill_at(uint32_t way, uint32_t s) const {
-        return spl_ <= kInlineSectors ? ways_[way].fill[s] : fill_[uint64_t(way) * spl_ + s];
+    uint64_t& fill_at(uint32_t way, uint32_t s) {
+        return const_cast<uint64_t&>(std::as_const(*this).fill_at(way, s));
     }
 
     uint32_t sets_ = 1, assoc_ = 1, spl_ = 1;

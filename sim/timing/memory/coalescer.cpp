@@ -75,7 +75,7 @@ void coalesce(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sec
 uint64_t partial_sectors(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes,
                          const SectorList& s) {
     if (sector_bytes > 32 || s.count == 0) return 0;
-    if (one_lane_per_sector(exec, addr, bytes, sector_bytes, s)) return s.count >= 64 ? ~0ull : (1ull << s.count) - 1;
+    if (one_lane_per_sector(exec, addr, bytes, sector_bytes, s)) return (1ull << s.count) - 1;  // (count <= 32 lanes)
     std::array<uint32_t, 64> mask{};  // bytes written per sector of s
     const uint32_t n = bytes ? bytes : 1;
     for (uint32_t m = exec; m; m &= m - 1) {

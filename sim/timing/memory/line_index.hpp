@@ -46,7 +46,7 @@ public:
     // `line` (in the index) leaves.
     void erase(uint64_t line) {
         uint64_t hole = home(line);
-        while (slot_[hole].line != line || slot_[hole].way == kNone) hole = (hole + 1) & mask_;
+        while (slot_[hole].line != line) hole = (hole + 1) & mask_;  // (an empty entry's line is ~0)
         // Shift back each following entry whose home is not in (hole, s].
         for (uint64_t s = (hole + 1) & mask_; slot_[s].way != kNone; s = (s + 1) & mask_) {
             const uint64_t h = slot_[s].home;

@@ -63,14 +63,9 @@ private:
         // first `window_` of them in rank order), served round robin (the one that issued least
         // recently); when none of them is eligible, the best-ranked eligible warp.
         int best = -1;
-        uint64_t gone = 0;  // slots without a resident warp: they leave order_ until one comes back
         for (uint32_t j = 0, k = 0; j < ordered_ && k < window_; ++j) {
             const uint32_t i = order_[j];
-            if (i >= n || !warps[i].resident) {
-                gone |= 1ull << i;
-                continue;
-            }
-            if (warps[i].long_wait) continue;
+            if (i >= n || !warps[i].resident || warps[i].long_wait) continue;
             ++k;
             if ((eligible >> i & 1) && (best < 0 || warps[i].last_issue < warps[best].last_issue)) best = int(i);
         }
@@ -78,7 +73,6 @@ private:
             const uint32_t i = uint32_t(std::countr_zero(m));
             if (best < 0 || key_less(i, uint32_t(best))) best = int(i);
         }
-        if (gone) drop(gone);
         return chose(warps, uint32_t(best));
     }
 
@@ -124,7 +118,7 @@ private:
             const WarpView& w = warps[i];
             if (!w.resident) continue;
             pending_ &= ~(1ull << i);
-            if ((placed_ >> i & 1) && key_[i].age == w.age + 1 && key_[i].block == w.block) continue;
+            if (key_[i].age == w.age + 1 && key_[i].block == w.block) continue;
             if (key_[i].age != w.age + 1) key_[i].rank = -int64_t(w.age);
             key_[i].age = w.age + 1;
             key_[i].block = w.block;
@@ -140,15 +134,6 @@ private:
         place(last_);
     }
 
-    // The slots of `gone` leave order_ (keeping their ranks); they are looked at again when resident.
-    void drop(uint64_t gone) {
-        uint32_t k = 0;
-        for (uint32_t j = 0; j < ordered_; ++j)
-            if (!(gone >> order_[j] & 1)) order_[k++] = order_[j];
-        ordered_ = k;
-        placed_ &= ~gone;
-        pending_ |= gone;
-    }
     bool key_less(uint32_t a, uint32_t b) const {
         const Key &x = key_[a], &y = key_[b];
         return x.block != y.block ? x.block < y.block : x.rank < y.rank;
