@@ -163,7 +163,9 @@ int run(Options o) {
                       root + "/calib/results/dispatch/calib_h200_dispatch.csv",
                       root + "/calib/results/l2atom/calib_h200_l2atom.csv",
                       root + "/calib/results/l2dirty/calib_h200_l2dirty.csv",
-                      root + "/calib/results/streamorder/calib_h200_streamorder.csv"};
+                      root + "/calib/results/streamorder/calib_h200_streamorder.csv",
+                      root + "/calib/results/shbank_mixrw/calib_h200_shbank.csv",
+                      root + "/calib/results/shbank_mixrw/calib_h200_mixrw.csv"};
     Context c;
     c.root = root;
     for (const auto& m : o.measured) c.hw.read(m);

@@ -12,7 +12,7 @@ set -u
 HERE="$(cd "$(dirname "$0")" && pwd)"
 OUT="${OUT:-$HERE/results/local}"
 BUILD="${CALIB_BUILD:-/tmp/calib_build}"
-PROGS="${CALIB_PROGS:-devprops latency throughput divergence memory occupancy launch loaded contention apps atomgrid l2cap farhit latdist rawlat}"
+PROGS="${CALIB_PROGS:-devprops latency throughput divergence memory occupancy launch loaded contention apps atomgrid l2cap farhit latdist rawlat shbank mixrw}"
 CSV_NAME="${CALIB_CSV:-calib.csv}"
 mkdir -p "$OUT" "$BUILD"
 CSV="$OUT/$CSV_NAME"

@@ -92,6 +92,22 @@ TEST_CASE("calibrate: measured values come from their rows", "[calibrate]") {
     for (const auto& s : d.settings) CHECK_THAT(s.provenance, Catch::StartsWith("measured: "));
 }
 
+TEST_CASE("calibrate: the shared conflict latency comes from the bank-conflicted chase", "[calibrate]") {
+    Measurements m;
+    m.read(source("calib/results/shbank_mixrw/calib_h200_shbank.csv"));
+    DirectResult d = direct_values(m, simt::load_config(source("configs/h200.yaml")));
+    std::string got = "?", why;
+    for (const auto& s : d.settings)
+        if (s.key == "memory.shared_conflict_latency") got = s.value, why = s.provenance;
+    CHECK(got == "2");  // (84.98 - 23.00) / 31 = 2.0
+    CHECK_THAT(why, Catch::Contains("shbank_chase_W32"));
+    Measurements none;
+    none.read(source("calib/results/calib_h200.csv"));
+    DirectResult n = direct_values(none, simt::load_config(source("configs/h200.yaml")));
+    CHECK(std::any_of(n.missing.begin(), n.missing.end(),
+                      [](const std::string& s) { return s.rfind("memory.shared_conflict_latency", 0) == 0; }));
+}
+
 TEST_CASE("calibrate: values are rewritten in place, comments and layout kept", "[calibrate]") {
     const std::string base = "# top comment\nname: \"g\"\npipes:\n  fma:\n    lanes: 32     # old comment\n"
                              "    latency: 4    # fma latency\n  fp64:\n    interval: 64  # slow\n";

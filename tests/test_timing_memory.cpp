@@ -116,6 +116,24 @@ TEST_CASE("timing: a 2-way shared-memory bank conflict doubles the access", "[ti
     CHECK(conflict.stats.stall_cycles[int(StallReason::MioThrottle)] > 0);
 }
 
+// memory.shared_conflict_latency: each wavefront of a load after its first adds that many cycles
+// to its result (the H200: 21 + 2 W, calib/kernels/shbank.cu), while the MIO stage still takes
+// one wavefront a cycle.
+TEST_CASE("timing: each extra wavefront of a conflicted shared load adds shared_conflict_latency", "[timing]") {
+    GpuConfig c = small_config();  // shared_latency 20
+    for (uint32_t per : {0u, 1u, 2u})
+        for (int shift : {2, 7}) {  // 4 B apart: 1 wavefront; 128 B apart: 32 (every lane in bank 0)
+            c.memory.shared_conflict_latency = per;
+            Recorder rec;
+            run(kernel(".shared 4096\n", "shl r3, r0, " + std::to_string(shift) + "\nld.shared r1, [r3]\nfadd r2, r1, r1\n"),
+                c, {true, &rec, {}});
+            const uint64_t wavefronts = shift == 2 ? 1 : 32;
+            INFO("per " << per << ", " << wavefronts << " wavefronts");
+            const uint64_t load = rec.issue_cycles(0, 2).at(0);
+            CHECK(rec.issue_cycles(0, 3) == std::vector<uint64_t>{load + 20 + (wavefronts - 1) * per});
+        }
+}
+
 // sm.unit_arbitration: four warps, one per sub-partition, each issue 8 shared loads with a
 // 32-way bank conflict (every lane in bank 0), so each holds the SM's MIO stage for 32 cycles.
 // fixed: sub-partition 0 is ticked first, so when the stage frees its warp takes it again: warp

@@ -321,6 +321,32 @@ TEST_CASE("memory units: write-backs find their rows open per bank, and opening 
     CHECK(stats.dram_row_misses == 4);
 }
 
+// read_activate_bytes: a read that opens a chunk waits for the activations queued in its channel's
+// window (a write-back's row opening) and holds the window for its own; one that finds its chunk
+// open does neither.
+TEST_CASE("memory units: a read that opens a chunk takes the activation window, after the write-backs' openings",
+          "[timing][memory]") {
+    GpuConfig c = small_config();  // 64 B per cycle, one channel, DRAM latency 500
+    c.memory.dram.interleave_bytes = 256;
+    c.memory.dram.open_chunks = 16;
+    c.memory.dram.write_row_bytes = 1024;
+    c.memory.dram.write_activate_bytes = 640;  // 10 cycles of the window
+    c.memory.dram.read_activate_bytes = 320;   // 5 cycles of the window
+    c.memory.dram.write_banks = 2;
+    MemoryStats stats;
+    Dram dram(c, stats);
+    CHECK(dram.read(0, 0, 64, 1) == 500);       // chunk 0 opened: bus 1, window 5 (both from 0): no wait
+    CHECK(dram.read(1, 64, 64, 2) == 501);      // chunk 0 open: no window, the bus free at 1
+    CHECK(dram.read(1, 256, 64, 3) == 505);     // chunk 1 opened: waits for the window (free at 5), holds it to 10
+    CHECK(dram.write(10, 4096, 64) == 20);      // a write-back opening a row: window 10 -> 20
+    CHECK(dram.read(12, 512, 64, 4) == 520);    // chunk 2 opened at 12 waits 8 for that opening
+    CHECK(stats.dram_row_misses == 4);
+    c.memory.dram.read_activate_bytes = 0;      // off: reads never look at the window
+    Dram off(c, stats);
+    CHECK(off.write(0, 4096, 64) == 10);
+    CHECK(off.read(1, 0, 64, 1) == 501);
+}
+
 TEST_CASE("memory units: DRAM latency spreads geometrically around the configured mean", "[timing][memory]") {
     GpuConfig c = small_config();  // DRAM 500, 64 B per cycle
     c.memory.dram.latency_spread_cycles = 8;

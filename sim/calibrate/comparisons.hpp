@@ -179,6 +179,11 @@ struct Context {
              const std::string& unit, double tol_pct = 5);
 };
 
+// Runs `t` on the H200 config at two values of the uniform `knob` (with `extra` set); returns the
+// cycle difference, the second run in *s2.
+double delta(Context& c, Trace& t, const std::string& knob, uint64_t a, uint64_t b, simt::timing::Stats* s2,
+             Uniforms extra = {});
+
 // A group of comparisons: runs its twins and adds rows to the context. `set` is the calibration
 // set it belongs to (base, extended, apps).
 struct Group {
@@ -191,6 +196,7 @@ std::vector<Group> extended_groups();  // loaded latency, streams, writes, gathe
 std::vector<Group> app_groups();       // apps, warp order and release, local memory (apps.cpp)
 std::vector<Group> dispatch_groups();  // block dispatch, one-element-per-thread streams, write streams (dispatch.cpp)
 std::vector<Group> hotspot_groups();   // hot-line atomics grid, L2 capacity shared / private (hotspots.cpp)
+std::vector<Group> probe_groups();     // shared-bank conflicts, mixed random DRAM reads and writes (probes.cpp)
 std::vector<Group> all_groups();       // all of them, in that order
 // Throws simt::Error for a name that is neither a group nor a set.
 void check_group_names(const std::vector<std::string>& names);

@@ -96,6 +96,22 @@ void dram_bandwidth(const Measurements& m, DirectResult& out) {
                                        ":" + std::to_string(clk->line) + " (pin bandwidth)"});
 }
 
+// The latency a shared-memory wavefront adds after the first, from the W = 1 and W = 32 rows of the
+// bank-conflicted chase (shbank.cu): their difference over 31 wavefronts, rounded.
+void shared_conflict(const Measurements& m, DirectResult& out) {
+    const Measurements::Value* one = m.find("shbank_chase_W1", "clk_per_load");
+    const Measurements::Value* all = m.find("shbank_chase_W32", "clk_per_load");
+    if (!one || !all) {
+        out.missing.push_back("memory.shared_conflict_latency (no rows shbank_chase_W1 and shbank_chase_W32,clk_per_load)");
+        return;
+    }
+    const double per = std::max(0.0, (all->value - one->value) / 31);
+    std::string file = std::filesystem::path(all->file).filename().string();
+    out.settings.push_back(Setting{"memory.shared_conflict_latency", integer(per),
+                                   "measured: (shbank_chase_W32 - shbank_chase_W1) / 31, " + file + ":" +
+                                       std::to_string(all->line) + " (cycles per extra wavefront, rounded)"});
+}
+
 // The L1/shared carve-outs of a compute capability (CUDA C Programming Guide, "Shared Memory" of
 // compute capabilities 7.x, 8.x and 9.0): the unified array's size and the shared capacities a
 // kernel may get, in KB.
@@ -168,6 +184,7 @@ DirectResult direct_values(const Measurements& m, const GpuConfig& base) {
                                            std::to_string(v->line) + " (" + r.how + ")"});
     }
     dram_bandwidth(m, out);
+    shared_conflict(m, out);
     carveout(m, base, out);
     return out;
 }
@@ -196,6 +213,7 @@ std::vector<std::string> direct_rules() {
     std::vector<std::string> out;
     for (const Rule& r : rules()) out.push_back(std::string(r.key) + " <- " + r.kernel + "." + r.param + ": " + r.how);
     out.push_back("memory.dram_bandwidth_gbs <- device.memoryClockRate_attr, device.memoryBusWidth: pin bandwidth");
+    out.push_back("memory.shared_conflict_latency <- shbank_chase_W1, shbank_chase_W32: (W32 - W1) / 31");
     out.push_back("memory.carveout, memory.l1.size_bytes <- device.cc_major, cc_minor: the programming guide's carve-outs");
     return out;
 }

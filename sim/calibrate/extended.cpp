@@ -14,19 +14,18 @@
 #include <algorithm>
 
 namespace simt::calib {
-namespace {
 
 using simt::timing::Stats;
 
-// Runs at two values of the uniform `knob`; returns the cycle difference, the second run in *s2.
-double delta(Context& c, Trace& t, const std::string& knob, uint64_t a, uint64_t b, Stats* s2,
-             Uniforms extra = {}) {
+double delta(Context& c, Trace& t, const std::string& knob, uint64_t a, uint64_t b, Stats* s2, Uniforms extra) {
     extra.push_back(knob + "=" + std::to_string(a));
     Stats s1 = t.run(c.h200(), extra);
     extra.back() = knob + "=" + std::to_string(b);
     *s2 = t.run(c.h200(), extra);
     return double(s2->cycles) - double(s1.cycles);
 }
+
+namespace {
 
 double clock_hz(const Context& c) { return c.h200().clock_mhz * 1e6; }
 const double kThreads = 1056.0 * 256;  // the contention.cu launches: 8 blocks of 256 per SM

@@ -13,14 +13,6 @@ namespace {
 
 using simt::timing::Stats;
 
-double pass_delta(Context& c, Trace& t, const std::string& knob, uint64_t a, uint64_t b, Uniforms u, Stats* s2) {
-    u.push_back(knob + "=" + std::to_string(a));
-    const Stats s1 = t.run(c.h200(), u);
-    u.back() = knob + "=" + std::to_string(b);
-    *s2 = t.run(c.h200(), u);
-    return double(s2->cycles) - double(s1.cycles);
-}
-
 struct Grid {
     const char* hot;  // "hot1", "hot8", "hot64", "spread"
     uint32_t hot_lines, lpr;
@@ -48,7 +40,7 @@ void atomgrid(Context& c) {
                             "lpr_shift=" + std::to_string(std::countr_zero(g.lpr)),
                             "hot_mask=" + std::to_string(g.hot_lines - 1)};
         Stats s;
-        const double d = pass_delta(c, *t, "K", 8, 16, u, &s);
+        const double d = delta(c, *t, "K", 8, 16, &s, u);
         c.add("atomgrid", k, "atomics_per_clk", 264.0 * 1024 * 8 / d, "1/clk");
     }
 }
@@ -65,7 +57,7 @@ void l2cap(Context& c) {
             const Uniforms u = {"priv=" + std::to_string(priv ? 1 : 0),
                                 "span=" + std::to_string(priv ? sectors / 132 : sectors)};
             Stats s;
-            const double d = pass_delta(c, *t, "passes", 1, 2, u, &s);
+            const double d = delta(c, *t, "passes", 1, 2, &s, u);
             c.add("l2cap", k, "sectors_per_clk", 1056.0 * 256 * 16 / d, "1/clk");
         }
 }
@@ -86,7 +78,7 @@ void l2dirty(Context& c) {
         if (!t) t.emplace(c.trace("l2dirty"));
         const Uniforms u = {"mode=0", "span=" + std::to_string(mb * 32768u / 132)};
         Stats s;
-        const double d = pass_delta(c, *t, "passes", 1, 2, u, &s);
+        const double d = delta(c, *t, "passes", 1, 2, &s, u);
         c.add("l2dirty", k, "accesses_per_clk", 1056.0 * 256 * 16 / d, "1/clk");
     }
     for (uint32_t mode : {1u, 2u})

@@ -112,6 +112,8 @@ bool has_twin(const std::string& root, const std::string& kernel) {
     else if (starts("atomgrid_")) twin = "atomgrid";
     else if (starts("l2cap_")) twin = "l2cap";
     else if (starts("l2dirty_")) twin = "l2dirty";
+    else if (starts("shbank_chase_")) twin = "shbank_chase";
+    else if (starts("mixrw_word_")) twin = "mixrw";
     std::error_code ec;
     return std::filesystem::is_regular_file(root + "/calib/traces/" + twin + ".isa", ec);
 }
@@ -122,6 +124,7 @@ std::vector<Group> all_groups() {
     for (auto& x : app_groups()) g.push_back(x);
     for (auto& x : dispatch_groups()) g.push_back(x);
     for (auto& x : hotspot_groups()) g.push_back(x);
+    for (auto& x : probe_groups()) g.push_back(x);
     return g;
 }
 

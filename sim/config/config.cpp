@@ -67,7 +67,7 @@ const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch",
                             "branch_waits_fixed", "sass_stall_counts"};
 const KeyList kPipeKeys = {"lanes", "interval", "latency", "handoff", "datapaths"};
 constexpr size_t kMaxDatapaths = 16;
-const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks",
+const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks", "shared_conflict_latency",
                              "const_latency", "tex_latency", "atomic_latency", "dram_latency",
                              "dram_bandwidth_gbs", "max_outstanding_per_sm",
                              "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_local_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
@@ -76,7 +76,7 @@ const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "interleave_bytes", "
                            "input_flits_per_cycle", "flit_bytes", "partner_offset"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
 const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "open_write_rows", "row_miss_bytes", "write_row_miss_bytes",
-                           "write_row_bytes", "write_banks", "write_activate_bytes", "rmw_turnaround_bytes", "mixed_write_bytes", "latency_spread_cycles",
+                           "write_row_bytes", "write_banks", "write_activate_bytes", "read_activate_bytes", "rmw_turnaround_bytes", "mixed_write_bytes", "latency_spread_cycles",
                            "bank_service_cycles", "load_window_cycles"};
 const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_ops_per_cycle", "l1_ops_per_cycle",
                               "shared_same_address_cycles", "sector_cycles", "request_cycles",
@@ -284,6 +284,8 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     if (d.has("write_banks")) m.dram.write_banks = d.u32("write_banks", 0, 4096);
     if (d.has("write_activate_bytes"))
         m.dram.write_activate_bytes = d.number("write_activate_bytes", 0, false, 1u << 16);
+    if (d.has("read_activate_bytes"))
+        m.dram.read_activate_bytes = d.number("read_activate_bytes", 0, false, 1u << 16);
     if (d.has("mixed_write_bytes")) m.dram.mixed_write_bytes = d.number("mixed_write_bytes", 0, false, 1u << 16);
     if (d.has("latency_spread_cycles")) m.dram.latency_spread_cycles = d.u32("latency_spread_cycles", 0, 10000);
     if (d.has("rmw_turnaround_bytes"))
@@ -325,6 +327,7 @@ GpuConfig::Memory read_memory(const Section& s) {
     m.l2 = read_cache(s.section("l2", kCacheKeys));
     m.shared_latency = s.u32("shared_latency", 1, kMaxLatency);
     m.shared_banks = s.u32("shared_banks", 1, 1024);
+    if (s.has("shared_conflict_latency")) m.shared_conflict_latency = s.u32("shared_conflict_latency", 0, 64);
     m.const_latency = s.u32("const_latency", 1, kMaxLatency);
     m.tex_latency = s.u32("tex_latency", 1, kMaxLatency);
     m.atomic_latency = s.u32("atomic_latency", 0, kMaxLatency);

@@ -99,6 +99,7 @@ struct GpuConfig {
         CacheSpec l2;                   // shared by all SMs; hit_latency = L2 hit seen from an SM
         uint32_t shared_latency = 0;
         uint32_t shared_banks = 32;
+        uint32_t shared_conflict_latency = 1;  // cycles of a load's latency per wavefront after its first
         uint32_t const_latency = 0;     // constant-cache hit
         uint32_t tex_latency = 0;       // texture hit (added filtering cost)
         uint32_t atomic_latency = 0;    // extra cycles of a global atomic at the L2
@@ -140,6 +141,7 @@ struct GpuConfig {
             double write_row_miss_bytes = 0;    // the same for a write-back (activate + write recovery + precharge)
             uint32_t write_row_bytes = 0;       // address span of one row of write-backs (0: one chunk)
             double write_activate_bytes = 0;    // a write row's activation window, a channel server of its own
+            double read_activate_bytes = 0;     // a read's share of that window when it opens a chunk (0: reads skip it)
             uint32_t write_banks = 0;           // banks per channel with an open write row each (0: the GPU-wide table)
             uint32_t latency_spread_cycles = 0; // mean of an access's geometric latency spread (within dram_latency)
             double rmw_turnaround_bytes = 0;    // channel time of the read-write turnaround of an ECC read-modify-write

@@ -25,6 +25,7 @@ Dram::Dram(const GpuConfig& c, MemoryStats& stats)
     row_miss_cycles_ = c.memory.dram.row_miss_bytes * cycles_per_byte_;
     write_row_miss_cycles_ = c.memory.dram.write_row_miss_bytes * cycles_per_byte_;
     write_activate_cycles_ = c.memory.dram.write_activate_bytes * cycles_per_byte_;
+    read_activate_cycles_ = c.memory.dram.read_activate_bytes * cycles_per_byte_;
     turnaround_cycles_ = c.memory.dram.rmw_turnaround_bytes * cycles_per_byte_;
     mixed_write_cycles_ = c.memory.dram.mixed_write_bytes * cycles_per_byte_;
     write_row_ = std::max<uint64_t>(c.memory.dram.write_row_bytes, interleave_);
@@ -35,7 +36,7 @@ Dram::Dram(const GpuConfig& c, MemoryStats& stats)
     open_write_.assign(write_slots, ~0ull);
 }
 
-Dram::Channel& Dram::route(uint64_t t, uint64_t addr, uint32_t bytes, bool write, double& cost) {
+Dram::Channel& Dram::route(uint64_t t, uint64_t addr, uint32_t bytes, bool write, double& cost, bool* opened) {
     const uint64_t chunk = addr / interleave_;
     const size_t index = channels_.size() == 1 ? 0 : mix_bits(chunk) % channels_.size();
     Channel& ch = channels_[index];
@@ -50,6 +51,7 @@ Dram::Channel& Dram::route(uint64_t t, uint64_t addr, uint32_t bytes, bool write
         cost += write ? write_row_miss_cycles_ : row_miss_cycles_;
         // A bank opens its write row beside the data bus: the activation window is a server of its own.
         if (write) ch.activate.occupy(t, write_activate_cycles_);
+        if (opened) *opened = true;
         ++stats_.dram_row_misses;
     }
     return ch;
@@ -76,11 +78,22 @@ uint64_t Dram::spread(uint64_t addr, uint64_t req) const {
     return spread_step_ * std::min<uint64_t>(uint64_t(std::countr_zero(h | (1ull << kMaxSpreadSteps))), kMaxSpreadSteps);
 }
 
+// A read that opens a chunk also takes the channel's activation window (dram.read_activate_bytes,
+// tRRD / tFAW bind every activation): it waits for the activations queued there, a write-back's
+// row openings included, and holds the window for its own.
+uint64_t Dram::activation_wait(uint64_t t, Channel& ch) {
+    const double free_at = ch.activate.free_at;
+    ch.activate.occupy(t, read_activate_cycles_);
+    return free_at > double(t) ? uint64_t(std::ceil(free_at - double(t))) : 0;
+}
+
 uint64_t Dram::read(uint64_t t, uint64_t addr, uint32_t bytes, uint64_t req) {
     double cost = 0;
-    Channel& ch = route(t, addr, bytes, false, cost);
+    bool opened = false;
+    Channel& ch = route(t, addr, bytes, false, cost, &opened);
     ch.last_read = t + 1;
     uint64_t queue = ch.bus.take(t, req, cost);
+    if (opened && read_activate_cycles_ > 0) queue = std::max(queue, activation_wait(t, ch));
     uint64_t wait = load_term(t, cost);  // the mean wait at this load, of which the backlog is part
     uint64_t load = wait > queue ? wait - queue : 0;
     stats_.dram_queue_cycles += queue;

@@ -17,7 +17,11 @@
 // rate (stream_write 4.2-4.3 TB/s) while scattered stores open a row each. The
 // read of an ECC read-modify-write (a partial sector) also turns the channel
 // around, read to write and back: dram.rmw_turnaround_bytes (strided_write
-// stride 32, scatter_dram). A write-back to a channel that also served reads in the
+// stride 32, scatter_dram). A read that opens a chunk takes the same activation
+// window (dram.read_activate_bytes): it waits for the activations queued there and
+// holds the window for its own, so random reads and random write-backs add up in a
+// channel (the H200's mixes, calib/kernels/mixrw.cu) where a stream, which rarely
+// opens a row, is bound by the bus alone. A write-back to a channel that also served reads in the
 // last load window pays dram.mixed_write_bytes more: the controller's share of the
 // turnarounds between its read and write batches (a copy reaches 3.64 TB/s of read +
 // write where reads alone reach 4.36 and writes alone 4.2).
@@ -77,7 +81,8 @@ private:
     };
     // The channel of addr and the cycles it occupies it (opening its chunk if needed, in the
     // table of reads or of write-backs; a write row opened at t also takes the activation window).
-    Channel& route(uint64_t t, uint64_t addr, uint32_t bytes, bool write, double& cost);
+    Channel& route(uint64_t t, uint64_t addr, uint32_t bytes, bool write, double& cost, bool* opened = nullptr);
+    uint64_t activation_wait(uint64_t t, Channel& ch);  // a read's wait for the activation window
     uint64_t load_term(uint64_t t, double busy);
     uint64_t spread(uint64_t addr, uint64_t req) const;
 
@@ -87,7 +92,7 @@ private:
     std::vector<uint64_t> open_write_;  // the same for the write-backs
     uint32_t interleave_, latency_, spread_step_;
     double cycles_per_byte_ = 0;    // per channel
-    double row_miss_cycles_ = 0, write_row_miss_cycles_ = 0, write_activate_cycles_ = 0, turnaround_cycles_ = 0, mixed_write_cycles_ = 0;
+    double row_miss_cycles_ = 0, write_row_miss_cycles_ = 0, write_activate_cycles_ = 0, read_activate_cycles_ = 0, turnaround_cycles_ = 0, mixed_write_cycles_ = 0;
     uint64_t write_row_ = 0;        // bytes of address space one batch of write-backs opens
     uint32_t write_banks_ = 0;      // banks per channel (0: open_write_ is one GPU-wide table)
     double service_, window_;

@@ -80,8 +80,10 @@ uint64_t Lsu::shared(const DecodedInst& d, const func::DynInst& dyn, uint64_t t)
         ms.shared_atomic_serial += serial;
         wf += serial;
     }
+    // The MIO takes one wavefront a cycle; each wavefront after the first adds
+    // memory.shared_conflict_latency to the result (the H200: 2, calib/kernels/shbank.cu).
     uint64_t start = mio_.reserve(t, wf);
-    return start + mc.shared_latency + (wf - 1);
+    return start + mc.shared_latency + uint64_t(wf - 1) * mc.shared_conflict_latency;
 }
 
 uint64_t Lsu::mio(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {

@@ -1,0 +1,45 @@
+// probes.cpp: the twins of the shared-bank and mixed-DRAM probes (calib/kernels/shbank.cu and
+// mixrw.cu; results in calib/results/shbank_mixrw/).
+// shbank: clocks per dependent ld.shared with W lanes on each bank (W = 1..32), from the difference
+// of 32 and 16 loop steps of 8 loads. mixrw: sector accesses per clock GPU-wide of random 4 B reads
+// and partial-sector writes mixed R : 4 - R, from the difference of K = 8 and 4 groups of 4.
+#include "sim/calibrate/comparisons.hpp"
+
+namespace simt::calib {
+namespace {
+
+using simt::timing::Stats;
+
+void shared_banks(Context& c) {
+    std::optional<Trace> t;
+    for (uint32_t w : {1u, 2u, 4u, 8u, 16u, 32u}) {
+        const std::string k = "shbank_chase_W" + std::to_string(w);
+        if (!c.wants(k)) continue;
+        if (!t) t.emplace(c.trace("shbank_chase"));
+        Stats s;
+        const double d = delta(c, *t, "iters", 16, 32, &s, {"W=" + std::to_string(w)});
+        c.add("shared_banks", k, "clk_per_load", d / (16.0 * 8), "clk");
+    }
+}
+
+void mixed_dram(Context& c) {
+    std::optional<Trace> t;
+    for (uint32_t reads = 4;; --reads) {
+        const std::string k = "mixrw_word_r" + std::to_string(reads) + "w" + std::to_string(4 - reads);
+        if (c.wants(k)) {
+            if (!t) t.emplace(c.trace("mixrw"));
+            Stats s;
+            const double d = delta(c, *t, "K", 4, 8, &s, {"R=" + std::to_string(reads)});
+            c.add("mixrw", k, "sectors_per_clk", 1056.0 * 256 * 4 * 4 / d, "1/clk");
+        }
+        if (reads == 0) break;
+    }
+}
+
+}  // namespace
+
+std::vector<Group> probe_groups() {
+    return {{"shared_banks", "hotspots", shared_banks}, {"mixrw", "hotspots", mixed_dram}};
+}
+
+}  // namespace simt::calib
