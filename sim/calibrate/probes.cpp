@@ -24,15 +24,13 @@ void shared_banks(Context& c) {
 
 void mixed_dram(Context& c) {
     std::optional<Trace> t;
-    for (uint32_t reads = 4;; --reads) {
+    for (int reads = 4; reads >= 0; --reads) {
         const std::string k = "mixrw_word_r" + std::to_string(reads) + "w" + std::to_string(4 - reads);
-        if (c.wants(k)) {
-            if (!t) t.emplace(c.trace("mixrw"));
-            Stats s;
-            const double d = delta(c, *t, "K", 4, 8, &s, {"R=" + std::to_string(reads)});
-            c.add("mixrw", k, "sectors_per_clk", 1056.0 * 256 * 4 * 4 / d, "1/clk");
-        }
-        if (reads == 0) break;
+        if (!c.wants(k)) continue;
+        if (!t) t.emplace(c.trace("mixrw"));
+        Stats s;
+        const double d = delta(c, *t, "K", 4, 8, &s, {"R=" + std::to_string(reads)});
+        c.add("mixrw", k, "sectors_per_clk", 1056.0 * 256 * 4 * 4 / d, "1/clk");
     }
 }
 
