@@ -171,3 +171,62 @@ TEST_CASE("lg queue: a queued instruction's guard predicate carries no read barr
     CHECK(rec.issue_cycles(0, 5).at(0) < 16);
     CHECK(rec.issue_cycles(0, 6).at(0) == 16);
 }
+
+// room_for: the first cycle a store may leave behind `held` sectors of held stores, by the acks known.
+TEST_CASE("store credits: room_for counts the held stores in flight", "[timing][memory]") {
+    StoreCredits c(64);
+    c.sent(300, 32);
+    c.sent(200, 40);              // 72 in flight
+    CHECK(c.room_for(10, 0) == 200);   // after 200: 32
+    CHECK(c.room_for(10, 16) == 200);  // 32 + 16 < 64
+    CHECK(c.room_for(10, 40) == 300);  // 32 + 40 is not: after 300, 0 + 40
+    CHECK(c.room_for(250, 0) == 250);  // room now
+    CHECK(c.in_flight() == 32);
+}
+
+// memory.stores.wait_in_queue: the same three stores and credits of 32 as above, then a writer of the
+// stored register. The second store enters the queue at 9 and leaves when the first is acked (208);
+// the third is taken once the second has left (209: its ack, 408, is known then) and leaves at 408;
+// the writer of r0 waits for that (long_scoreboard). The tag-stage starts and acks are those of the
+// stores waiting at issue: the launch lasts as long.
+TEST_CASE("store credits: with wait_in_queue a store waits for them in the LSU queue", "[timing][memory]") {
+    GpuConfig c = small_config();
+    std::string body;
+    for (int k = 0; k < 3; ++k) body += "st.global [a + r6*4 + " + std::to_string(4096 * k) + "], r0\n";
+    const std::string src = one_warp(body + "mov r0, 7\n");
+    c.memory.stores.sectors_in_flight = 32;
+    c.memory.lg_queue_depth = 2;
+    uint64_t cycles[2] = {0, 0};
+    for (bool queued : {false, true}) {
+        c.memory.stores.wait_in_queue = queued;
+        Recorder rec;
+        auto r = run(src, c, {true, &rec, {}});
+        INFO("wait_in_queue " << queued);
+        cycles[queued] = r.stats.cycles;
+        const auto lg = r.stats.stall_cycles[int(StallReason::LgThrottle)];
+        const auto sb = r.stats.stall_cycles[int(StallReason::LongScoreboard)];
+        if (!queued) {
+            CHECK(issue_cycles(rec, 2, 4) == std::vector<uint64_t>{8, 208, 408, 409});
+            CHECK(lg == 199 + 199);
+            CHECK(sb == 0);
+        } else {
+            CHECK(issue_cycles(rec, 2, 4) == std::vector<uint64_t>{8, 9, 209, 408});
+            CHECK(lg == 209 - 10);
+            CHECK(sb == 408 - 210);
+        }
+        CHECK(r.stats.memory.global_store.sectors == 96);
+    }
+    CHECK(cycles[0] == cycles[1]);
+    CHECK(cycles[1] >= 608);
+}
+
+// A warp that exits with a held store drains until that store's ack, known only when it leaves.
+TEST_CASE("store credits: an exited warp drains until its held store is acked", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.stores.sectors_in_flight = 32;
+    c.memory.lg_queue_depth = 2;
+    c.memory.stores.wait_in_queue = true;
+    auto r = run(one_warp("st.global [a + r6*4], r0\nst.global [a + r6*4 + 4096], r0\n"), c);
+    CHECK(r.stats.cycles >= 408);  // the second leaves at 208, acked at 408
+    CHECK(r.stats.stall_cycles[int(StallReason::Drain)] >= 408 - 12);
+}

@@ -82,7 +82,7 @@ const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_op
                               "shared_same_address_cycles", "sector_cycles", "request_cycles",
                               "header_bytes", "near_lookup"};
 const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read", "partial_miss_fetch", "dirty_lines", "write_queue_cycles",
-                                 "sectors_in_flight", "drain_acks"};
+                                 "sectors_in_flight", "wait_in_queue", "drain_acks"};
 const KeyList kCarveoutKeys = {"unified_bytes", "steps_kb"};
 const KeyList kTexKeys = {"line_width", "line_height", "sector_width", "quads_per_cycle"};
 const KeyList kCacheKeys = {"size_bytes", "assoc", "line_bytes", "hit_latency"};
@@ -310,6 +310,7 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     if (st.has("write_queue_cycles")) m.stores.write_queue_cycles = st.u32("write_queue_cycles", 0, 1u << 24);
     if (st.has("drain_acks")) m.stores.drain_acks = st.boolean("drain_acks");
     if (st.has("sectors_in_flight")) m.stores.sectors_in_flight = st.u32("sectors_in_flight", 0, 1u << 20);
+    if (st.has("wait_in_queue")) m.stores.wait_in_queue = st.boolean("wait_in_queue");
     Section c = s.section("carveout", kCarveoutKeys);
     m.carveout.unified_bytes = c.u32("unified_bytes", 0, 1u << 30);
     m.carveout.steps_kb = read_steps(c, "steps_kb");

@@ -170,6 +170,8 @@ struct GpuConfig {
             uint32_t write_queue_cycles = 0;    // DRAM write backlog a write-back hides from its store (l2_slice.hpp)
             bool drain_acks = true;             // an exited warp waits for its stores' acks (false: until they leave the SM)
             uint32_t sectors_in_flight = 0;     // an SM's store sectors sent, not yet acked (0: no limit), store_credits.hpp
+            bool wait_in_queue = false;         // a store waits for credits in the LSU queue, not at issue (l1.hpp;
+                                                // no effect without credits or without a queue)
         } stores;
         struct Carveout {
             uint32_t unified_bytes = 0;         // L1 + shared array per SM (0: L1 is l1.size_bytes for every kernel)

@@ -120,6 +120,7 @@ void Sm::retire(TWarp& w, uint64_t t) {
 // The first one ticked is served first: sub-partition 0 (sm.unit_arbitration:
 // fixed), or the one after the last to reserve a unit (round_robin).
 void Sm::tick(uint64_t t, bool all) {
+    if (lsu_.next_held() <= t) flush_held(t);
     shared_reserved_ = false;
     const size_t n = sps_.size(), first = first_sp_;
     for (size_t j = 0; j < n; ++j) {
@@ -145,7 +146,7 @@ void Sm::prefetch() const {
 }
 
 void Sm::update_next_event() {
-    uint64_t n = kNever;
+    uint64_t n = std::min(kNever, lsu_.next_held());
     for (uint64_t v : sp_next_) n = std::min(n, v);
     next_event_ = n;
 }
@@ -171,9 +172,9 @@ void Sm::reevaluate_stages(TWarp& w, uint64_t t) {
 
 void Sm::reevaluate_held(TWarp& w, uint64_t t) {
     if (w.draining) {
-        if (t < w.mem_done) {
+        if (t < w.mem_done || w.held_stores) {
             share_.log->set(w, StallReason::Drain, w.hold_pc, t);
-            w.wake = w.mem_done;
+            w.wake = w.held_stores ? kNever : w.mem_done;  // (a held store's completion wakes it: held_done)
         } else {
             retire(w, t);
         }
@@ -209,8 +210,9 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
     if (c.dividend_latency)  // the divisor's reciprocal started when the divisor was ready
         done = std::max(t + c.dividend_latency, w.sb->ready(d.divisor) + c.latency) + operand_delay;
     if (d.mem != MemKind::None) {
-        done = lsu_.access(d, dyn, t);
+        done = lsu_.access(d, dyn, t, w.id.slot);
         if (done == kPendingDone) pend_ = PendingIssue{&w, &sp, pc, operand_delay};  // (deferred mode)
+        else if (done == kHeldDone) ++w.held_stores;  // (a store: no result; held_done once it leaves)
         else done += operand_delay, memory_done(w, d, done);
     }
     if (d.unit == Unit::L1tex && d.mem != MemKind::None) read_barriers(w, d, t);
@@ -219,7 +221,7 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
         if (round_robin_) first_sp_ = (w.id.sub_partition + 1) % uint32_t(sps_.size());
     }
     sp.pipes.take(ctx_.datapaths, int(d.pipe), t, c.busy);
-    if (done != kPendingDone)
+    if (done != kPendingDone && done != kHeldDone)
         for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces, d.pipe);
     if (d.lat == isa::Lat::Fixed && d.ndst) w.fixed_done = std::max(w.fixed_done, done);
 
@@ -240,6 +242,24 @@ void Sm::memory_done(TWarp& w, const DecodedInst& d, uint64_t done) {
     last_ack_ = std::max(last_ack_, done);
     const bool store = d.mem == MemKind::GlobalStore || d.mem == MemKind::LocalStore;
     w.mem_done = std::max(w.mem_done, store && !drain_acks_ ? lsu_.l1_tag_free() : done);
+}
+
+// The first held store leaves at t (its tag-stage start, an event of this SM): its sectors go to
+// the L2 now (at the cycle's end in a parallel run), and its warp learns its completion.
+void Sm::flush_held(uint64_t t) {
+    const L1Tex::Sent sent = lsu_.flush_held(t);
+    if (sent.done == kPendingDone) flushed_ = sent.token;
+    else held_done(slots_[sent.token], sent.done, t);
+}
+
+void Sm::held_done(TWarp& w, uint64_t done, uint64_t t) {
+    last_ack_ = std::max(last_ack_, done);
+    w.mem_done = std::max(w.mem_done, drain_acks_ ? done : lsu_.l1_tag_free());
+    --w.held_stores;
+    if (!w.draining || w.held_stores || w.wake != kNever) return;
+    w.wake = t + 1;  // (draining, it waited for this one: its drain now ends at mem_done)
+    sps_[w.id.sub_partition]->sync(w);
+    sp_next_[w.id.sub_partition] = sps_[w.id.sub_partition]->next_event();
 }
 
 // An L1TEX instruction still waiting in the LSU queue reads its registers when the tag stage
@@ -312,6 +332,11 @@ void Sm::release_barrier_if_ready(BlockRec& b, uint64_t t) {
 // instruction's operands, the warp's next state; then the throttled warps
 // whose wake is the first completion of an outstanding request.
 void Sm::end_cycle(uint64_t t) {
+    if (flushed_ != kNoFlush) {
+        const uint32_t slot = flushed_;
+        flushed_ = kNoFlush;
+        held_done(slots_[slot], lsu_.complete(), t);
+    }
     if (pend_.w) {
         TWarp& w = *pend_.w;
         const DecodedInst& d = ctx_.code[pend_.pc];
@@ -325,7 +350,7 @@ void Sm::end_cycle(uint64_t t) {
         sp_next_[w.id.sub_partition] = sp.next_event();
     }
     for (TWarp* w : late_) {
-        w->wake = lsu_.l1_accepts_at(t);
+        w->wake = lsu_.l1_accepts_at(t, is_store(ctx_.code[w->pc]));
         sps_[w->id.sub_partition]->sync(*w);
         sp_next_[w->id.sub_partition] = sps_[w->id.sub_partition]->next_event();
     }

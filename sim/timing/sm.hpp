@@ -58,7 +58,7 @@ public:
     // its L1TEX request through L1 and L2, the rest of that issue, and the
     // wakes that waited for the request's completion.
     void end_cycle(uint64_t t);
-    bool has_pending() const { return pend_.w != nullptr || !late_.empty(); }
+    bool has_pending() const { return pend_.w != nullptr || !late_.empty() || flushed_ != kNoFlush; }
     // Is w's issue waiting for end_cycle()? (SubPartition then leaves it alone.)
     bool issue_pending(const TWarp& w) const { return pend_.w == &w; }
     void wake_late(TWarp& w) { late_.push_back(&w); }  // its wake is lsu's accepts_at at the cycle's end
@@ -74,8 +74,9 @@ public:
                 free_at = lsu_.tex_free_at();
                 return true;
             }
-            if (lsu_.l1_accepts(t)) return false;
-            free_at = lsu_.l1_accepts_at(t);
+            const bool store = is_store(d);
+            if (lsu_.l1_accepts(t, store)) return false;
+            free_at = lsu_.l1_accepts_at(t, store);
             return true;
         }
         if (d.unit == Unit::Mio && lsu_.mio_free_at() > t) {
@@ -114,7 +115,10 @@ private:
         share_.log->set(w, s, w.pc, t);
         w.wake = until;
     }
+    static bool is_store(const DecodedInst& d) { return d.mem == MemKind::GlobalStore || d.mem == MemKind::LocalStore; }
     void reevaluate_held(TWarp& w, uint64_t t);  // at a barrier or draining
+    void flush_held(uint64_t t);                  // the held store due at t leaves (memory.stores.wait_in_queue)
+    void held_done(TWarp& w, uint64_t done, uint64_t t);  // ... and its completion is known
     void reevaluate_stages(TWarp& w, uint64_t t);  // in block launch or branch resolution
     void after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t);
     void read_barriers(TWarp& w, const DecodedInst& d, uint64_t t);  // an L1TEX instruction's unread registers
@@ -137,6 +141,8 @@ private:
     Context& ctx_;
     SmShare share_;
     PendingIssue pend_;
+    static constexpr uint32_t kNoFlush = ~0u;
+    uint32_t flushed_ = kNoFlush;                 // the warp slot of a held store sent this cycle (deferred mode)
     std::vector<TWarp*> late_;                    // throttled warps whose wake end_cycle() sets
     SmResources res_;                             // warp and block slots, registers, shared memory in use
     bool branch_waits_fixed_;                     // pipes.branch_waits_fixed (stall_counts.hpp), kept at hand

@@ -25,7 +25,8 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       header_bytes_(c.memory.atomics.header_bytes),
       flit_bytes_(c.memory.l2_slices.flit_bytes),
       queue_(c.memory.lg_queue_depth),
-      credits_(c.memory.stores.sectors_in_flight) {
+      credits_(c.memory.stores.sectors_in_flight),
+      wait_in_queue_(c.memory.stores.wait_in_queue && c.memory.stores.sectors_in_flight > 0 && c.memory.lg_queue_depth > 0) {
     std::vector<uint64_t> storage;
     storage.reserve(cap_ + 1);
     outstanding_ = decltype(outstanding_)(std::greater<uint64_t>(), std::move(storage));
@@ -35,7 +36,7 @@ uint64_t L1Tex::reopens_at(uint64_t t) const {
     uint64_t at = t + 1;
     if (!queue_.depth()) at = std::max(at, tag_free_);
     else if (queue_.waiting() >= queue_.depth()) at = std::max(at, queue_.room_at());
-    if (credits_.full()) {
+    if (!wait_in_queue_ && credits_.full()) {
         if (pending_.valid) return kLateWake;  // the earliest ack may be the pending store's
         at = std::max(at, credits_.room_at());
     }
@@ -44,16 +45,50 @@ uint64_t L1Tex::reopens_at(uint64_t t) const {
     return std::max(at, outstanding_.top());
 }
 
-uint64_t L1Tex::tag_stage(uint64_t t, uint32_t wavefronts) {
+uint64_t L1Tex::tag_stage(uint64_t t, uint32_t wavefronts, uint64_t earliest, bool timed) {
     forget_refusal();
     stats_.l1_wavefronts += wavefronts;
-    uint64_t start = std::max(t, tag_free_);
+    uint64_t start = std::max({t, tag_free_, earliest});
     tag_free_ = start + wavefronts;
     last_start_ = start;
     last_accept_ = t + 1;
     queue_.push(t, start);
-    if (!deferred_) l2_.begin_request();
+    if (timed && !deferred_) l2_.begin_request();
     return start;
+}
+
+// A store the credits cannot take at t (or behind one that waits): it starts in the tag stage once
+// they can, as far as the acknowledgements known now tell (those in front of it counted in flight).
+uint64_t L1Tex::hold(uint64_t t, const SectorList& s, uint64_t partial, bool allocate, uint32_t token) {
+    const uint64_t start = tag_stage(t, wavefronts(s), credits_.room_for(t, held_sectors_), false);
+    Held& h = held_.emplace_back();
+    h.start = start;
+    h.partial = partial;
+    h.token = token;
+    h.allocate = allocate;
+    h.s.count = s.count;
+    std::copy_n(s.sector.begin(), s.count, h.s.sector.begin());
+    held_sectors_ += s.count;
+    return kHeldDone;
+}
+
+// The first held store leaves at its start t: its sectors go, and it takes this cycle's
+// acceptance (no other request is timed in the same cycle: one pending request in deferred mode).
+L1Tex::Sent L1Tex::flush(uint64_t t) {
+    Held& h = held_.front();
+    const uint32_t token = h.token;
+    held_sectors_ -= h.s.count;
+    last_accept_ = std::max(last_accept_, t + 1);
+    forget_refusal();
+    uint64_t done;
+    if (deferred_) {
+        done = defer(h.allocate ? Pending::AllocatingStore : Pending::Store, h.start, h.s, h.partial, nullptr, 0);
+    } else {
+        l2_.begin_request();
+        done = store_sectors(h.start, h.s, h.partial, h.allocate);
+    }
+    held_.pop_front();
+    return {token, done};
 }
 
 uint64_t L1Tex::track(uint64_t done) {
@@ -90,11 +125,13 @@ uint64_t L1Tex::load_sectors(uint64_t start, const SectorList& s, uint32_t extra
     return track(done + extra_latency);
 }
 
-uint64_t L1Tex::store(uint64_t t, const SectorList& s, uint64_t partial, AccessStats& kind, bool local) {
+uint64_t L1Tex::store(uint64_t t, const SectorList& s, uint64_t partial, AccessStats& kind, bool local,
+                      uint32_t token) {
     ++kind.requests;
     kind.sectors += s.count;
-    uint64_t start = tag_stage(t, wavefronts(s));
     const bool allocate = local && local_allocate_;
+    if (wait_in_queue_ && (!held_.empty() || !credits_.has_room(t))) return hold(t, s, partial, allocate, token);
+    uint64_t start = tag_stage(t, wavefronts(s));
     if (deferred_) return defer(allocate ? Pending::AllocatingStore : Pending::Store, start, s, partial, nullptr, 0);
     return store_sectors(start, s, partial, allocate);
 }

@@ -14,6 +14,16 @@
 // instruction queue (lg_queue.hpp) is full, the SM does not accept a new
 // request (lg_throttle / tex_throttle); nor while the SM's store credits are
 // spent (store_credits.hpp); it accepts one a cycle.
+// With memory.stores.wait_in_queue a store that the credits cannot take yet
+// still enters the LSU queue, as on the H200 (Nsight Compute shows store-bound
+// kernels waiting in long_scoreboard, for the registers a queued store has not
+// read yet, more than in lg_throttle): it is held, its tag-stage start set at
+// acceptance to the first cycle the credits known then allow (StoreCredits::
+// room_for), and its sectors leave at that start (flush(), the SM's event).
+// Loads, atomics and textures are not taken while stores are held (the queue
+// is in order; they wait at issue, lg_throttle), so nothing overtakes them;
+// nor a store while the held ones hold a full set of credits (its start would
+// need their acks, known when they leave).
 // The L1's size is the kernel's carve-out (carveout.hpp).
 //
 // Deferred mode (a parallel run, see sim/timing/parallel/): a request takes
@@ -36,6 +46,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <queue>
 #include <vector>
 
@@ -59,6 +70,8 @@ struct MissPasses {
 // Placeholders of a deferred request (deferred mode): its completion, and a wake time known at the cycle's end.
 constexpr uint64_t kPendingDone = ~0ull - 2;
 constexpr uint64_t kLateWake = ~0ull - 1;
+// The completion of a held store (memory.stores.wait_in_queue): known when flush() sends it.
+constexpr uint64_t kHeldDone = ~0ull - 3;
 
 class L1Tex {
 public:
@@ -68,7 +81,9 @@ public:
     // A refusal at t holds for the rest of cycle t (nothing but a request's entry changes what the
     // L1TEX takes at t, and none enters while it refuses): it is kept with its accepts_at, so the
     // other candidates of the cycle ask once.
-    bool accepts(uint64_t t) {
+    // `store`: a global or local store, which may be held behind others (wait_in_queue).
+    bool accepts(uint64_t t, bool store = false) {
+        if (!held_.empty() && (!store || held_sectors_ >= credits_.cap())) return false;  // (see accepts_at)
         if (t == refused_t_) return false;
         while (!outstanding_.empty() && outstanding_.top() <= t) outstanding_.pop();
         if (open_at(t)) return true;
@@ -81,7 +96,21 @@ public:
     // Runs the deferred request's sectors; returns its completion cycle.
     uint64_t complete();
     // Earliest cycle > t at which it might accept (call when !accepts(t)).
-    uint64_t accepts_at(uint64_t t) const { return t == refused_t_ ? refused_at_ : reopens_at(t); }
+    uint64_t accepts_at(uint64_t t, bool store = false) const {
+        // Not behind held stores, unless a store and the acks known say when it may leave: once
+        // the held ones have left (a load), or the first has (a store: its ack is known then).
+        if (!held_.empty() && !store) return std::max(t + 1, held_.back().start + 1);
+        if (!held_.empty() && held_sectors_ >= credits_.cap()) return std::max(t + 1, held_.front().start + 1);
+        return t == refused_t_ ? refused_at_ : reopens_at(t);
+    }
+    // Held stores (wait_in_queue): the tag-stage start of the first (~0: none), and sending it at
+    // that cycle: the token store() was given and its completion (kPendingDone in deferred mode).
+    uint64_t next_held() const { return held_.empty() ? ~0ull : held_.front().start; }
+    struct Sent {
+        uint32_t token;
+        uint64_t done;
+    };
+    Sent flush(uint64_t t);
 
     // Each returns the completion cycle of the request issued at t.
     // `l2_only`: a .cg load, which neither looks up nor fills the L1.
@@ -90,7 +119,9 @@ public:
     // `partial`: bit i set when sector i of s is written with a byte mask.
     // `local`: a local-memory store, whose whole sectors also go into the L1 with
     // memory.l1_local_store_allocate (the frame a function saves is read back from L1).
-    uint64_t store(uint64_t t, const SectorList& s, uint64_t partial, AccessStats& kind, bool local = false);
+    // Returns kHeldDone when the store is held (wait_in_queue); `token` names it in flush()'s answer.
+    uint64_t store(uint64_t t, const SectorList& s, uint64_t partial, AccessStats& kind, bool local = false,
+                   uint32_t token = 0);
     uint64_t atomic(uint64_t t, const SectorList& s, const AtomicGroups& g, AccessStats& kind);
 
     uint32_t outstanding() const { return uint32_t(outstanding_.size()); }
@@ -101,14 +132,16 @@ public:
 
 private:
     bool open_at(uint64_t t) {
-        if (outstanding_.size() + pending_.valid >= cap_) return false;
-        if (credits_.on() && !credits_.has_room(t)) return false;
+        if (outstanding_.size() + held_.size() + pending_.valid >= cap_) return false;
+        if (credits_.on() && !wait_in_queue_ && !credits_.has_room(t)) return false;
         return queue_.depth() ? last_accept_ <= t && queue_.has_room(t) : tag_free_ <= t;
     }
     uint64_t reopens_at(uint64_t t) const;
     void forget_refusal() { refused_t_ = ~0ull; }
     uint64_t atomic_by_sector(uint64_t start, const AtomicGroups& g);
-    uint64_t tag_stage(uint64_t t, uint32_t wavefronts);  // returns the start cycle
+    // Returns the start cycle: max(t, the stage free, earliest); `timed`: its sectors are timed now.
+    uint64_t tag_stage(uint64_t t, uint32_t wavefronts, uint64_t earliest = 0, bool timed = true);
+    uint64_t hold(uint64_t t, const SectorList& s, uint64_t partial, bool allocate, uint32_t token);
     // Tag-stage cycles of a request: its sectors at l1_sectors_per_cycle, and at least one cycle
     // per distinct line with l1_line_per_wavefront (a request to 32 lines takes 32 wavefronts).
     uint32_t wavefronts(const SectorList& s) const {
@@ -151,6 +184,16 @@ private:
     uint64_t last_start_ = 0, last_accept_ = 0;  // (last_accept_: cycle + 1)
     LgQueue queue_;
     StoreCredits credits_;
+    bool wait_in_queue_;       // memory.stores.wait_in_queue (with credits and a queue)
+    // A store held in the queue for credits: its start is when it leaves (flush).
+    struct Held {
+        uint64_t start = 0, partial = 0;
+        uint32_t token = 0;
+        bool allocate = false;
+        SectorList s;
+    };
+    std::deque<Held> held_;
+    uint32_t held_sectors_ = 0;
     bool deferred_ = false;
     uint64_t refused_t_ = ~0ull, refused_at_ = 0;  // accepts() refused at refused_t_; then accepts_at
     Pending pending_;

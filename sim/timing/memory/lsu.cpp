@@ -14,13 +14,13 @@ Lsu::Lsu(uint32_t sm, Context& ctx, const SmShare& share)
       tex_{0, ctx.cfg.memory.tex.quads_per_cycle},
       layout_(ctx.cfg.memory) {}
 
-uint64_t Lsu::access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
-    if (d.lat == isa::Lat::L1tex || d.lat == isa::Lat::L2) return l1tex(d, dyn, t);
+uint64_t Lsu::access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, uint32_t token) {
+    if (d.lat == isa::Lat::L1tex || d.lat == isa::Lat::L2) return l1tex(d, dyn, t, token);
     if (d.lat == isa::Lat::Mio) return mio(d, dyn, t);
     return t + 1;
 }
 
-uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
+uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, uint32_t token) {
     MemoryStats& ms = ms_;
     SectorList& s = sectors_;
     const uint32_t sb = ctx_.cfg.memory.sector_bytes;
@@ -30,9 +30,9 @@ uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) 
         case MemKind::GlobalLoad: return l1_.load(t, s, ms.global_load, 0, d.lat == isa::Lat::L2);
         case MemKind::LocalLoad: return l1_.load(t, s, ms.local_load);
         case MemKind::GlobalStore:
-            return l1_.store(t, s, partial_sectors(dyn.exec, dyn.addr, d.bytes, sb, s), ms.global_store);
+            return l1_.store(t, s, partial_sectors(dyn.exec, dyn.addr, d.bytes, sb, s), ms.global_store, false, token);
         case MemKind::LocalStore:
-            return l1_.store(t, s, partial_sectors(dyn.exec, dyn.addr, d.bytes, sb, s), ms.local_store, true);
+            return l1_.store(t, s, partial_sectors(dyn.exec, dyn.addr, d.bytes, sb, s), ms.local_store, true, token);
         case MemKind::GlobalAtomic:
             group_atomics(dyn.exec, dyn.addr, groups_);
             return l1_.atomic(t, s, groups_, ms.global_atomic);

@@ -37,13 +37,17 @@ public:
     // Times the memory instruction d (its lanes and addresses in dyn) issued at t:
     // the cycle its result is ready (kPendingDone: an L1TEX request in deferred
     // mode, whose completion complete() gives at the end of the cycle).
-    uint64_t access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
+    // `token` names the issuing warp when a store is held (kHeldDone; memory.stores.wait_in_queue).
+    uint64_t access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, uint32_t token = 0);
     void set_deferred(bool on) { l1_.set_deferred(on); }
     uint64_t complete() { return l1_.complete(); }
 
     // ---- gates checked before issue (inline: called for every candidate)
-    bool l1_accepts(uint64_t t) { return l1_.accepts(t); }
-    uint64_t l1_accepts_at(uint64_t t) const { return l1_.accepts_at(t); }
+    bool l1_accepts(uint64_t t, bool store) { return l1_.accepts(t, store); }
+    uint64_t l1_accepts_at(uint64_t t, bool store) const { return l1_.accepts_at(t, store); }
+    // Held stores: the cycle the first leaves (~0: none), and sending it then.
+    uint64_t next_held() const { return l1_.next_held(); }
+    L1Tex::Sent flush_held(uint64_t t) { return l1_.flush(t); }
     uint64_t l1_last_start() const { return l1_.last_start(); }  // the last request's tag-stage start
     uint64_t l1_tag_free() const { return l1_.tag_free(); }      // the end of the last request's tag stage
     uint64_t mio_free_at() const { return mio_.free_at; }
@@ -51,7 +55,7 @@ public:
     std::string describe() const;
 
 private:
-    uint64_t l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
+    uint64_t l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, uint32_t token);
     uint64_t texture(const func::DynInst& dyn, uint64_t t);
     uint64_t mio(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
     uint64_t shared(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
