@@ -5,6 +5,13 @@
 
 namespace simt::timing {
 
+namespace {
+void copy_sectors(SectorList& to, const SectorList& from) {
+    to.count = from.count;
+    std::copy_n(from.sector.begin(), from.count, to.sector.begin());
+}
+}  // namespace
+
 L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, MemoryStats& stats)
     : cache_(l1, c.memory.sector_bytes),
       l2_(l2),
@@ -61,13 +68,7 @@ uint64_t L1Tex::tag_stage(uint64_t t, uint32_t wavefronts, uint64_t earliest, bo
 // they can, as far as the acknowledgements known now tell (those in front of it counted in flight).
 uint64_t L1Tex::hold(uint64_t t, const SectorList& s, uint64_t partial, bool allocate, uint32_t token) {
     const uint64_t start = tag_stage(t, wavefronts(s), credits_.room_for(t, held_sectors_), false);
-    Held& h = held_.emplace_back();
-    h.start = start;
-    h.partial = partial;
-    h.token = token;
-    h.allocate = allocate;
-    h.s.count = s.count;
-    std::copy_n(s.sector.begin(), s.count, h.s.sector.begin());
+    copy_sectors(held_.emplace_back(Held{start, partial, token, allocate, {}}).s, s);
     held_sectors_ += s.count;
     return kHeldDone;
 }
@@ -199,8 +200,7 @@ uint64_t L1Tex::defer(Pending::Kind kind, uint64_t start, const SectorList& s, u
     p.l2_only = l2_only;
     p.start = start;
     p.partial = partial;
-    p.s.count = s.count;
-    std::copy_n(s.sector.begin(), s.count, p.s.sector.begin());
+    copy_sectors(p.s, s);
     if (g) {
         p.g.count = g->count;
         std::copy_n(g->addr.begin(), g->count, p.g.addr.begin());
