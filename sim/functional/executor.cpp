@@ -32,18 +32,19 @@
 #include <cassert>
 #include <cstring>
 
-// value_lanes is compiled twice, for AVX2 (8 floats or 4 doubles per vector
-// instruction) and for the baseline x86-64 (SSE2: 4 and 2), and the loader picks
-// the one the CPU runs (GCC's target_clones); value_op is forced inline so each
-// copy has its own loops. The same IEEE operations in the same order, hence the
-// same bits in every lane: ISO C++ mode keeps fp-contract off (no fused a*b+c
-// in double), and no other code path changes (test_functional compares random
-// bit patterns with the reference). 8-15 % fewer host instructions per
-// FFMA/SFU warp instruction (tools/bench_count.sh). Where the CPU has FMA, ffma's
+// value_lanes is compiled three times, for x86-64-v4 (AVX-512: 16 floats or 8
+// doubles per vector instruction), for AVX2 (8 or 4) and for the baseline x86-64
+// (SSE2: 4 and 2), and the loader picks the one the CPU runs (GCC's
+// target_clones); value_op is forced inline so each copy has its own loops. The
+// same IEEE operations in the same order, hence the same bits in every lane: the
+// build sets -ffp-contract=off (no fused a*b+c: x86-64-v4 has FMA), and no other
+// code path changes (test_functional compares random bit patterns with the
+// reference). AVX2: 8-15 % fewer host instructions per FFMA/SFU warp instruction
+// (tools/bench_count.sh; valgrind runs the AVX2 copy, it has no AVX-512). Where the CPU has FMA, ffma's
 // lanes use it (ffma_fused: one correctly rounded fused operation per lane, the
 // value sem::ffma computes in double with its exact path).
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define SIMT_LANE_CLONES __attribute__((target_clones("avx2", "default")))
+#define SIMT_LANE_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #define SIMT_HW_FMA 1
 #else
 #define SIMT_LANE_CLONES
