@@ -21,6 +21,7 @@ BankReads reads(std::initializer_list<uint16_t> regs) {  // two banks
     for (uint16_t g : regs) {
         r.bank[r.n] = uint8_t(g % 2);
         for (uint32_t j = 0; j < r.n; ++j) r.distinct &= r.bank[j] != r.bank[r.n];
+        r.slot[r.n] = scoreboard_slot(g);
         r.reg[r.n++] = g;
     }
     return r;

@@ -32,18 +32,23 @@
 #include <cassert>
 #include <cstring>
 
-// value_lanes is compiled twice, for AVX2 (8 floats or 4 doubles per vector
-// instruction) and for the baseline x86-64 (SSE2: 4 and 2), and the loader picks
-// the one the CPU runs (GCC's target_clones); value_op is forced inline so each
-// copy has its own loops. The same IEEE operations in the same order, hence the
-// same bits in every lane: ISO C++ mode keeps fp-contract off (no fused a*b+c
-// in double), and no other code path changes (test_functional compares random
-// bit patterns with the reference). 8-15 % fewer host instructions per
-// FFMA/SFU warp instruction (tools/bench_count.sh).
+// value_lanes is compiled three times, for x86-64-v4 (AVX-512: 16 floats or 8
+// doubles per vector instruction), for AVX2 (8 or 4) and for the baseline x86-64
+// (SSE2: 4 and 2), and the loader picks the one the CPU runs (GCC's
+// target_clones); value_op is forced inline so each copy has its own loops. The
+// same IEEE operations in the same order, hence the same bits in every lane: the
+// build sets -ffp-contract=off (no fused a*b+c: x86-64-v4 has FMA), and no other
+// code path changes (test_functional compares random bit patterns with the
+// reference). AVX2: 8-15 % fewer host instructions per FFMA/SFU warp instruction
+// (tools/bench_count.sh; valgrind runs the AVX2 copy, it has no AVX-512). Where the CPU has FMA, ffma's
+// lanes use it (ffma_fused: one correctly rounded fused operation per lane, the
+// value sem::ffma computes in double with its exact path).
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define SIMT_LANE_CLONES __attribute__((target_clones("avx2", "default")))
+#define SIMT_LANE_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#define SIMT_HW_FMA 1
 #else
 #define SIMT_LANE_CLONES
+#define SIMT_HW_FMA 0
 #endif
 
 namespace simt::func {
@@ -128,6 +133,25 @@ template <Op O>
     commit(t.data(), d, exec);
 }
 
+#if SIMT_HW_FMA
+// ffma over the exec lanes with the host's fused multiply-add (vfmadd: AVX2 + FMA, 8 lanes per
+// instruction): IEEE fusedMultiplyAdd rounds a * b + c once to nearest even, subnormals included
+// (the default MXCSR: no flush to zero), which is what sem::ffma computes without FMA hardware;
+// a NaN result becomes the canonical NaN as there. Called only where the CPU has both
+// (Executor::hw_fma_); bit for bit the same as value_op<Op::Ffma> (test_fpmath.cpp compares
+// sem::ffma with the host's fma, test_functional.cpp these lanes with the reference).
+__attribute__((target("avx2,fma"))) void ffma_fused(const uint32_t* a, const uint32_t* b, const uint32_t* c,
+                                                    uint32_t* d, LaneMask exec) {
+    alignas(32) Lanes t;
+    for (uint32_t l = 0; l < isa::kWarpSize; ++l) {
+        const float f = __builtin_fmaf(sem::f32(a[l]), sem::f32(b[l]), sem::f32(c[l]));
+        const uint32_t m = 0u - uint32_t(f == f);
+        t[l] = (sem::bits(f) & m) | (sem::kCanonicalNaN & ~m);
+    }
+    commit(t.data(), d, exec);
+}
+#endif
+
 // The mask of lanes where a CMP b holds (all 32 lanes).
 template <Op O, isa::Cmp C>
 LaneMask compare_op(const uint32_t* a, const uint32_t* b) {
@@ -187,6 +211,9 @@ Executor::Executor(const isa::Program& program, GlobalMemory& memory, ExecLimits
     : program_(program), memory_(memory), limits_(limits), reconv_(program),
       num_regs_(sem::registers_needed(program)), ntid_(launch_ntid(program.launch)),
       nctaid_(launch_nctaid(program.launch)) {
+#if SIMT_HW_FMA
+    hw_fma_ = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
     check_launch_fits_budget();
     decode();
 }
@@ -520,6 +547,9 @@ SIMT_LANE_CLONES void Executor::value_lanes(Block& b, Warp& w, const Decoded& d,
     const uint32_t* x = lanes(b, w, d.src[1], t1);
     const uint32_t* c = lanes(b, w, d.src[2], t2);
     uint32_t* dst = w.regs.data() + d.dst;
+#if SIMT_HW_FMA
+    if (d.op == Op::Ffma && hw_fma_) return ffma_fused(a, x, c, dst, exec);
+#endif
     switch (d.op) {
 #define OP(e, m, pipe, lat, sig, space, acc, bytes, doc)                  \
     case Op::e:                                                           \

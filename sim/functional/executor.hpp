@@ -246,6 +246,7 @@ private:
     uint64_t clock_ = 0;             // what %clock reads during the current step
     uint32_t smid_ = 0;              // what %smid reads during the current step
     std::vector<DeferredAccess>* defer_ = nullptr;  // StepEnv::defer of the current step
+    bool hw_fma_ = false;            // the CPU has AVX2 and FMA: ffma lanes by vfmadd (executor.cpp)
     std::vector<Decoded> decoded_;   // per pc
     std::vector<Lanes> consts_;      // broadcast operand values (Src::index)
 };

@@ -7,7 +7,7 @@
 // zero and of out-of-range float-to-integer conversions.
 //
 // Floating point: fp32 arithmetic is IEEE single precision with round to
-// nearest even (the build keeps -ffp-contract=off by using ISO C++20, so no
+// nearest even (the build sets -ffp-contract=off, CMakeLists.txt, so no
 // implicit fusion). ffma, fmin, fmax and the SFU functions sin, cos, ex2, lg2
 // are our own (fpmath.hpp: correctly rounded ffma; sin/cos within 2^-22.8
 // absolute for every argument, ex2/lg2 within 2^-22 relative), so results are

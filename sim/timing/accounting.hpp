@@ -66,7 +66,8 @@ public:
         w.wait_busy = win.busy_before(p, t);
     }
     // Accounts the wait up to t (> its start); the warp keeps waiting from t.
-    void settle_wait(TWarp& w, uint64_t t, const PipeWindows& win) {
+    // (Inline: the counts alone are a few additions; the observer's pieces are out of line.)
+    [[gnu::always_inline]] void settle_wait(TWarp& w, uint64_t t, const PipeWindows& win) {
         const int p = w.wait_pipe;
         const uint64_t busy_to_t = win.busy_before(p, t);
         if (!observer_) {
@@ -76,13 +77,7 @@ public:
             at_pc[int(w.wait_throttle)] += busy;
             at_pc[int(StallReason::NotSelected)] += len - busy;
         } else {
-            // Exact pieces: not_selected, the busy window, not_selected.
-            const uint64_t a = std::clamp(win.pipe[p].start, w.state_since, t);
-            const uint64_t b = std::clamp(win.pipe[p].end, a, t);
-            piece(w, StallReason::NotSelected, w.state_since, a);
-            piece(w, w.wait_throttle, a, b);
-            piece(w, StallReason::NotSelected, b, t);
-            w.state = StallReason::NotSelected;
+            settle_pieces(w, t, win);
         }
         w.state_since = t;
         w.wait_busy = busy_to_t;
@@ -94,6 +89,16 @@ public:
     }
 
 private:
+    // With an observer, the wait up to t as exact pieces: not_selected, the busy window, not_selected.
+    [[gnu::noinline]] void settle_pieces(TWarp& w, uint64_t t, const PipeWindows& win) {
+        const int p = w.wait_pipe;
+        const uint64_t a = std::clamp(win.pipe[p].start, w.state_since, t);
+        const uint64_t b = std::clamp(win.pipe[p].end, a, t);
+        piece(w, StallReason::NotSelected, w.state_since, a);
+        piece(w, w.wait_throttle, a, b);
+        piece(w, StallReason::NotSelected, b, t);
+        w.state = StallReason::NotSelected;
+    }
     // Per pc only: Stats::stall_cycles is their sum (Gpu::finish).
     void add(StallReason s, uint32_t pc, uint64_t len) { stats_.per_pc[pc].stall_cycles[int(s)] += len; }
     // [start, end) in state s at the current pc (no-op when empty).

@@ -30,6 +30,7 @@ struct IssueCost {
     uint32_t handoff = 0;  // extra cycles before it can read a register another pipe produced
     uint32_t dividend_latency = 0;  // an emulated division: from issue when the divisor was ready
                                     // `latency - dividend_latency` cycles earlier (0: latency)
+    bool plain = true;     // no memory access, no SM unit (L1TEX, MIO), no division: Sm::issue's short path
 };
 
 inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, const PipeSpecs& pipes,
@@ -52,6 +53,7 @@ inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, 
                 break;
             case isa::Lat::L1tex: case isa::Lat::L2: case isa::Lat::Ctrl: break;
         }
+        c.plain = c.dividend_latency == 0 && d.mem == MemKind::None && d.unit != Unit::L1tex && d.unit != Unit::Mio;
         v.push_back(c);
     }
     return v;

@@ -47,21 +47,23 @@ struct DecodedInst {
     StallReason throttle = StallReason::MathPipeThrottle;  // while its pipe/unit is busy
     StallReason produces = StallReason::Wait;   // what a dependent instruction waits with
     uint8_t ncheck = 0;                         // scoreboard: sources then destinations, each register once
+    bool yields = false;      // the scheduler should switch warps after it (scheduler/cgy.cpp): an imported
+                              // SASS instruction whose yield bit is clear, else one whose next instruction
+                              // waits for its fixed-latency result (where ptxas clears the bit)
     std::array<uint16_t, 12> check{};           //   (as scoreboard_slot)
     uint8_t nsrc = 0;                           // the first nsrc of check are read (an L1TEX instruction's read barrier)
     uint8_t ndst = 0;
     std::array<uint16_t, 4> dst{};              // written registers (as scoreboard_slot)
     uint8_t nread = 0;                          // general-register source reads (bank model)
+    uint8_t sass_stall = 0;   // imported SASS: its stall count, on the last trace instruction of a SASS
+                              // instruction (pipes.sass_stall_counts, stall_counts.hpp); 0 elsewhere
     std::array<uint16_t, kReuseSlots> read_reg{};
     std::array<uint8_t, kReuseSlots> read_slot{};
     std::array<uint16_t, kReuseSlots> reuse_after{};  // the reuse cache after it: its reads by slot, kNoReg elsewhere
     uint16_t divisor = kNoReg;  // an emulated division's divisor register (as scoreboard_slot), kNoReg: immediate
-    uint8_t sass_stall = 0;   // imported SASS: its stall count, on the last trace instruction of a SASS
-                              // instruction (pipes.sass_stall_counts, stall_counts.hpp); 0 elsewhere
-    bool yields = false;      // the scheduler should switch warps after it (scheduler/cgy.cpp): an imported
-                              // SASS instruction whose yield bit is clear, else one whose next instruction
-                              // waits for its fixed-latency result (where ptxas clears the bit)
 };
+// (The one-byte fields fill the alignment gaps: 128 bytes, so code[pc] is a shift on every issue.)
+static_assert(sizeof(DecodedInst) == 128, "DecodedInst: keep it at 128 bytes (or update this note)");
 
 std::vector<DecodedInst> decode_program(const isa::Program& program);
 

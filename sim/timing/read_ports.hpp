@@ -63,7 +63,7 @@ public:
         std::array<uint8_t, kReuseSlots> order;
         const bool ahead = read_ahead_ && early < t;
         for (uint32_t i = 0; i < r.n; ++i) {
-            start[i] = ahead ? std::clamp(sb.ready(scoreboard_slot(r.reg[i])), early, t) : t;
+            start[i] = ahead ? std::clamp(sb.ready(r.slot[i]), early, t) : t;
             uint32_t j = i;  // insertion sort: at most a few reads (all start at t without read-ahead)
             for (; ahead && j > 0 && start[order[j - 1]] > start[i]; --j) order[j] = order[j - 1];
             order[j] = uint8_t(i);
@@ -97,7 +97,7 @@ private:
         const bool ahead = read_ahead_ && early < t;
         uint64_t done = t + 1;
         for (uint32_t i = 0; i < r.n; ++i) {
-            const uint64_t start = ahead ? std::clamp(sb.ready(scoreboard_slot(r.reg[i])), early, t) : t;
+            const uint64_t start = ahead ? std::clamp(sb.ready(r.slot[i]), early, t) : t;
             const uint32_t port = port_of(r.bank[i]);
             const uint64_t s = std::max(free_at_[port], start);
             free_at_[port] = s + 1;

@@ -14,6 +14,7 @@ BankReads bank_reads(const DecodedInst& d, ReuseCache& reuse, const GpuConfig::R
         for (uint32_t j = 0; j < out.n; ++j) seen |= out.reg[j] == r;
         if (!seen) {
             out.bank[out.n] = uint8_t(r % std::max(spec.banks, 1u));
+            out.slot[out.n] = scoreboard_slot(r);
             out.reg[out.n++] = r;
         }
     }

@@ -39,6 +39,7 @@ struct BankReads {
     uint8_t n = 0;
     bool distinct = true;                     // no two reads in one bank (they cannot conflict with each other)
     std::array<uint16_t, kReuseSlots> reg{};
+    std::array<uint16_t, kReuseSlots> slot{};  // scoreboard_slot(reg) (read_ports.hpp looks its readiness up)
     std::array<uint8_t, kReuseSlots> bank{};  // reg % regfile.banks
 };
 

@@ -207,19 +207,7 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
 
     // Result time and pipe occupancy.
     uint64_t done = t + c.latency + operand_delay;
-    if (c.dividend_latency)  // the divisor's reciprocal started when the divisor was ready
-        done = std::max(t + c.dividend_latency, w.sb->ready(d.divisor) + c.latency) + operand_delay;
-    if (d.mem != MemKind::None) {
-        done = lsu_.access(d, dyn, t, w.id.slot);
-        if (done == kPendingDone) pend_ = PendingIssue{&w, &sp, pc, operand_delay};  // (deferred mode)
-        else if (done == kHeldDone) ++w.held_stores;  // (a store: no result; held_done once it leaves)
-        else done += operand_delay, memory_done(w, d, done);
-    }
-    if (d.unit == Unit::L1tex && d.mem != MemKind::None) read_barriers(w, d, t);
-    if (d.unit == Unit::L1tex || d.unit == Unit::Mio) {
-        shared_reserved_ = true;
-        if (round_robin_) first_sp_ = (w.id.sub_partition + 1) % uint32_t(sps_.size());
-    }
+    if (!c.plain) done = unit_issue(w, d, c, dyn, t, sp, operand_delay);
     sp.pipes.take(ctx_.datapaths, int(d.pipe), t, c.busy);
     if (done != kPendingDone && done != kHeldDone)
         for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces, d.pipe);
@@ -232,6 +220,27 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
     after_control(w, dyn, pc, t);
     if (ctx_.observer) ctx_.observer->on_issue(IssueEvent{w.id, t, pc, dyn.active, dyn.exec, d.pipe, done});
     return c.slots;
+}
+
+// The result time of an instruction that is not plain (IssueCost::plain): a division's, or a
+// memory access's through the LSU; an L1TEX or MIO instruction reserves its unit.
+uint64_t Sm::unit_issue(TWarp& w, const DecodedInst& d, const IssueCost& c, const func::DynInst& dyn, uint64_t t,
+                        SubPartition& sp, uint32_t operand_delay) {
+    uint64_t done = t + c.latency + operand_delay;
+    if (c.dividend_latency)  // the divisor's reciprocal started when the divisor was ready
+        done = std::max(t + c.dividend_latency, w.sb->ready(d.divisor) + c.latency) + operand_delay;
+    if (d.mem != MemKind::None) {
+        done = lsu_.access(d, dyn, t, w.id.slot);
+        if (done == kPendingDone) pend_ = PendingIssue{&w, &sp, w.pc, operand_delay};  // (deferred mode)
+        else if (done == kHeldDone) ++w.held_stores;  // (a store: no result; held_done once it leaves)
+        else done += operand_delay, memory_done(w, d, done);
+    }
+    if (d.unit == Unit::L1tex && d.mem != MemKind::None) read_barriers(w, d, t);
+    if (d.unit == Unit::L1tex || d.unit == Unit::Mio) {
+        shared_reserved_ = true;
+        if (round_robin_) first_sp_ = (w.id.sub_partition + 1) % uint32_t(sps_.size());
+    }
+    return done;
 }
 
 // A warp may leave (drain ends) once its loads are back and its stores have left the SM (the
@@ -274,7 +283,7 @@ void Sm::read_barriers(TWarp& w, const DecodedInst& d, uint64_t t) {
 
 // Next pc, branches, barrier and exit after w issued the instruction at pc.
 void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t) {
-    if (w.fwarp->done()) {
+    if (dyn.warp_exited) {  // (w.fwarp->done() after the step)
         w.draining = true;
         w.hold_pc = pc;
         release_barrier_if_ready(blocks_[w.block_slot], t);  // the others may all be waiting for this one

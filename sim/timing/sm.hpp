@@ -121,6 +121,8 @@ private:
     void held_done(TWarp& w, uint64_t done, uint64_t t);  // ... and its completion is known
     void reevaluate_stages(TWarp& w, uint64_t t);  // in block launch or branch resolution
     void after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t);
+    uint64_t unit_issue(TWarp& w, const DecodedInst& d, const IssueCost& c, const func::DynInst& dyn, uint64_t t,
+                        SubPartition& sp, uint32_t operand_delay);  // issue's memory and division part
     void read_barriers(TWarp& w, const DecodedInst& d, uint64_t t);  // an L1TEX instruction's unread registers
     void memory_done(TWarp& w, const DecodedInst& d, uint64_t done);  // when the warp may drain, and last_ack_
     void settle_operands(TWarp& w);  // operand_ready and its reason for the next instruction
