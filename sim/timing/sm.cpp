@@ -146,7 +146,7 @@ void Sm::prefetch() const {
 }
 
 void Sm::update_next_event() {
-    uint64_t n = std::min(kNever, lsu_.next_held());
+    uint64_t n = lsu_.next_held();  // (kNever when none is held)
     for (uint64_t v : sp_next_) n = std::min(n, v);
     next_event_ = n;
 }

@@ -83,7 +83,7 @@ public:
     // other candidates of the cycle ask once.
     // `store`: a global or local store, which may be held behind others (wait_in_queue).
     bool accepts(uint64_t t, bool store = false) {
-        if (!held_.empty() && (!store || held_sectors_ >= credits_.cap())) return false;  // (see accepts_at)
+        if (behind_held(store)) return false;  // (see accepts_at)
         if (t == refused_t_) return false;
         while (!outstanding_.empty() && outstanding_.top() <= t) outstanding_.pop();
         if (open_at(t)) return true;
@@ -99,13 +99,12 @@ public:
     uint64_t accepts_at(uint64_t t, bool store = false) const {
         // Not behind held stores, unless a store and the acks known say when it may leave: once
         // the held ones have left (a load), or the first has (a store: its ack is known then).
-        if (!held_.empty() && !store) return std::max(t + 1, held_.back().start + 1);
-        if (!held_.empty() && held_sectors_ >= credits_.cap()) return std::max(t + 1, held_.front().start + 1);
+        if (behind_held(store)) return std::max(t + 1, (store ? held_.front() : held_.back()).start + 1);
         return t == refused_t_ ? refused_at_ : reopens_at(t);
     }
     // Held stores (wait_in_queue): the tag-stage start of the first (~0: none), and sending it at
     // that cycle: the token store() was given and its completion (kPendingDone in deferred mode).
-    uint64_t next_held() const { return held_.empty() ? ~0ull : held_.front().start; }
+    uint64_t next_held() const { return held_.empty() ? ~0ull : held_.front().start; }  // (~0: kNever)
     struct Sent {
         uint32_t token;
         uint64_t done;
@@ -131,6 +130,10 @@ public:
     uint32_t queued() const { return queue_.waiting(); }
 
 private:
+    // Held stores keep a request out: any but a store, and a store while they hold a full set of credits.
+    bool behind_held(bool store) const {
+        return !held_.empty() && (!store || held_sectors_ >= credits_.cap());
+    }
     bool open_at(uint64_t t) {
         if (outstanding_.size() + held_.size() + pending_.valid >= cap_) return false;
         if (credits_.on() && !wait_in_queue_ && !credits_.has_room(t)) return false;

@@ -17,8 +17,8 @@
 // Left out: credits per slice or per crossbar port.
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <utility>
 #include <vector>
