@@ -93,10 +93,35 @@ void l2dirty(Context& c) {
         }
 }
 
+// l2write: sectors stored (and for rmw_sector loaded too) per clock to a private F MB footprint,
+// by the shape of the store (calib/kernels/l2write.cu): 4 B per lane at its own sector (word),
+// 8 lanes filling a sector, 32 lanes filling a line, or whole-sector loads and stores; the launch
+// after a warm launch, 16 sectors per thread's worth (the CUDA's 64: the same as l2dirty's twin).
+void l2write(Context& c) {
+    struct Shape {
+        const char* name;
+        uint32_t ushift, sshift, groups, rmw;
+    };
+    const Shape shapes[] = {{"word", 0, 0, 4, 0}, {"sector", 3, 0, 32, 0}, {"line", 5, 2, 32, 0}, {"rmw_sector", 3, 0, 32, 1}};
+    std::optional<Trace> t;
+    for (const Shape& sh : shapes)
+        for (uint32_t mb : {16u, 32u, 48u, 56u, 64u, 96u}) {
+            const std::string k = std::string("l2write_") + sh.name + "_" + std::to_string(mb) + "MB";
+            if (!c.wants(k)) continue;
+            if (!t) t.emplace(c.trace("l2write"));
+            const Uniforms u = {"span=" + std::to_string(mb * 32768u / 132 / 4 * 4), "ushift=" + std::to_string(sh.ushift),
+                                "sshift=" + std::to_string(sh.sshift), "groups=" + std::to_string(sh.groups),
+                                "rmw=" + std::to_string(sh.rmw)};
+            const Stats s = t->run(c.h200(), u, nullptr, 1);
+            c.add("l2write", k, "sectors_per_clk", 1056.0 * 256 * 16 * (sh.rmw ? 2 : 1) / double(s.cycles), "1/clk");
+        }
+}
+
 }  // namespace
 
 std::vector<Group> hotspot_groups() {
-    return {{"atomgrid", "hotspots", atomgrid}, {"l2cap", "hotspots", l2cap}, {"l2dirty", "hotspots", l2dirty}};
+    return {{"atomgrid", "hotspots", atomgrid}, {"l2cap", "hotspots", l2cap}, {"l2dirty", "hotspots", l2dirty},
+            {"l2write", "hotspots", l2write}};
 }
 
 }  // namespace simt::calib

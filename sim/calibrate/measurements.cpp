@@ -112,6 +112,7 @@ bool has_twin(const std::string& root, const std::string& kernel) {
     else if (starts("atomgrid_")) twin = "atomgrid";
     else if (starts("l2cap_")) twin = "l2cap";
     else if (starts("l2dirty_")) twin = "l2dirty";
+    else if (starts("l2write_")) twin = "l2write";
     else if (starts("shbank_chase_")) twin = "shbank_chase";
     else if (starts("mixrw_word_")) twin = "mixrw";
     std::error_code ec;
