@@ -442,7 +442,7 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
         {"    read_activate_bytes: 123", "    read_activate_bytes: fast", "memory.dram.read_activate_bytes", "'fast'"},
         {"  shared_conflict_latency: 2", "  shared_conflict_latency: 65", "memory.shared_conflict_latency",
          "[0, 64], got 65"},
-        {"  lg_queue_depth: 32", "  lg_queue_depth: deep", "memory.lg_queue_depth", "'deep'"},
+        {"  lg_queue_depth: 128", "  lg_queue_depth: deep", "memory.lg_queue_depth", "'deep'"},
         {"    sectors_in_flight: 1024", "    sectors_in_flight: 2.5", "memory.stores.sectors_in_flight", "fraction 2.5"},
         {"    drain_acks: true", "    drain_acks: 1.5", "memory.stores.drain_acks", "expected true or false, got '1.5'"},
         {"    wait_in_queue: true", "    wait_in_queue: 2", "memory.stores.wait_in_queue", "expected true or false, got '2'"},
