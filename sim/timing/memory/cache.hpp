@@ -6,18 +6,22 @@
 // DRAM fetch and not asked for yet) and the cycle its data arrives (fill time),
 // so a hit on a sector still in flight waits for it (an MSHR merge). Tag state
 // changes at access time; replacement is LRU (a list per set),
-// deterministic; a hash index finds a line's way (line_index.hpp). Set index = line index modulo the number of sets (the L2
+// deterministic. Set index = line index modulo the number of sets (the L2
 // hashes lines over slices before, crossbar.hpp).
 // Laid out for the host's caches (a random line's access touches few host
-// cache lines): a way and the fill times of up to 4 sectors share 64 bytes,
-// and a set's LRU links lie together, apart from the ways.
+// cache lines; the full-chip H200's tags are some 50 MB, read at random): a
+// set's keys (the low 32 bits of each way's line) lie together, so a lookup
+// compares them four at a time in one or two host cache lines and reads a way
+// only where its key matches (the way's full line decides); a way and the fill
+// times of up to 4 sectors share 64 bytes; a set's LRU links lie together,
+// apart from the ways. Evicting a line touches nothing but its set's arrays
+// and its way.
 //
 // Left out: MSHR limits, sector-miss bandwidth inside the cache, write-back
 // traffic timing (the caller times evictions).
 #pragma once
 
 #include "sim/config/config.hpp"
-#include "sim/timing/memory/line_index.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -26,7 +30,7 @@
 
 namespace simt::timing {
 
-// What a fill pushed out: the evicted line and its dirty / partial sectors.
+// What a fill pushed out: the evicted line's dirty / partial sectors, and the line when it had dirty ones.
 struct Eviction {
     uint64_t line = ~0ull;
     uint32_t dirty = 0;    // sector bits
@@ -96,8 +100,12 @@ private:
         uint32_t used = 0;
         uint32_t dirty_lines = 0;  // ways holding a dirty sector
     };
-    uint32_t find(uint64_t line) const;  // way index or LineIndex::kNone
-    void touch(uint32_t i);               // way i becomes its set's most recently used
+    static constexpr uint32_t kNone = ~0u;
+    static constexpr uint32_t kKeyChunk = 4;  // keys compared at once (a set's keys padded to a multiple)
+    uint32_t find(uint64_t line) const;  // way index or kNone
+    uint32_t set_of(uint64_t line) const { return uint32_t(sets_mask_ ? line & sets_mask_ : line % sets_); }
+    void touch(uint32_t set, uint16_t l);  // the set's way l becomes its most recently used
+    void touch(uint32_t i) { touch(ways_[i].set, uint16_t(i - uint64_t(ways_[i].set) * assoc_)); }  // way i
     uint32_t allocate(uint64_t line, Eviction& ev);
     uint64_t line_of(uint64_t sector) const { return spl_shift_ >= 0 ? sector >> spl_shift_ : sector / spl_; }
     uint32_t sector_in_line(uint64_t sector) const {
@@ -111,12 +119,14 @@ private:
     }
 
     uint32_t sets_ = 1, assoc_ = 1, spl_ = 1;
+    uint64_t sets_mask_ = 0;         // sets_ - 1 when a power of two above 1, else 0 (use %)
+    uint32_t key_stride_ = kKeyChunk;  // assoc rounded up to kKeyChunk
     int spl_shift_ = 0;              // log2(spl_), or -1 when not a power of two
     std::vector<Way> ways_;          // sets * assoc
+    std::vector<uint32_t> key_;      // sets * key_stride_: uint32_t(line) of each used way
     std::vector<Link> link_;         // sets * assoc: way i's LRU neighbours
     std::vector<Set> set_;
     std::vector<uint64_t> fill_;     // sets * assoc * spl: fill time of each sector (spl_ > kInlineSectors)
-    LineIndex index_;                // line -> way
     uint32_t dirty_limit_ = 0;
 };
 
