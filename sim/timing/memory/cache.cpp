@@ -12,14 +12,18 @@ namespace simt::timing {
 
 namespace {
 
-// Bit j set where keys[j] == key, j < 4.
-uint32_t match4(const uint32_t* keys, uint32_t key) {
+// Bit j set where keys[j] == key, j < 16 (keys on a 64-byte boundary).
+uint32_t match16(const uint32_t* keys, uint32_t key) {
 #if defined(__SSE2__)
-    const __m128i k = _mm_loadu_si128(reinterpret_cast<const __m128i*>(keys));
-    return uint32_t(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(k, _mm_set1_epi32(int(key))))));
+    const __m128i k = _mm_set1_epi32(int(key));
+    const __m128i* p = reinterpret_cast<const __m128i*>(keys);
+    const __m128i lo = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(p), k), _mm_cmpeq_epi32(_mm_load_si128(p + 1), k));
+    const __m128i hi = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(p + 2), k), _mm_cmpeq_epi32(_mm_load_si128(p + 3), k));
+    return uint32_t(_mm_movemask_epi8(_mm_packs_epi16(lo, hi)));  // (packing keeps the order)
 #else
-    return uint32_t(keys[0] == key) | uint32_t(keys[1] == key) << 1 | uint32_t(keys[2] == key) << 2 |
-           uint32_t(keys[3] == key) << 3;
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < 16; ++j) m |= uint32_t(keys[j] == key) << j;
+    return m;
 #endif
 }
 
@@ -38,18 +42,25 @@ SectorCache::SectorCache(const CacheSpec& spec, uint32_t sector_bytes) {
     ways_.assign(uint64_t(sets_) * assoc_, Way{});
     for (uint64_t i = 0; i < ways_.size(); ++i) ways_[i].set = uint32_t(i / assoc_);
     link_.assign(ways_.size(), Link{});
+    dirty_way_.assign(ways_.size(), 0);
     set_.assign(sets_, Set{});
     if (spl_ > kInlineSectors) fill_.assign(ways_.size() * spl_, 0);
 }
 
 // The set's used ways whose key matches, in way order, until one holds the line (at most one does).
-uint32_t SectorCache::find(uint64_t line) const {
+uint32_t SectorCache::scan(uint64_t line) const {
+    memo_line_ = line;
+    memo_way_ = scan_set(line);
+    return memo_way_;
+}
+
+uint32_t SectorCache::scan_set(uint64_t line) const {
     const uint32_t set = set_of(line);
     const uint32_t* const keys = &key_[uint64_t(set) * key_stride_];
     const uint32_t used = set_[set].used, key = uint32_t(line);
     const uint64_t base = uint64_t(set) * assoc_;
     for (uint32_t w = 0; w < used; w += kKeyChunk) {
-        uint32_t m = match4(keys + w, key);
+        uint32_t m = match16(keys + w, key);
         if (used - w < kKeyChunk) m &= (1u << (used - w)) - 1;
         for (; m; m &= m - 1) {
             const uint32_t i = uint32_t(base + w + uint32_t(std::countr_zero(m)));
@@ -74,9 +85,9 @@ void SectorCache::touch(uint32_t set_index, uint16_t l) {
 
 // A way for `line` (not present): the set's first unused way, else its least
 // recently used one, whose line is evicted. The way is the set's most recent.
-// The victim's way is read only when the set holds dirty lines (else there is
-// nothing to write back), and the new line's way is only written: a fill of a
-// random line waits for no host cache miss on it.
+// The victim's way is read only when it holds dirty data (else there is nothing
+// to write back), and the new line's way is only written: a fill of a random
+// line waits for no host cache miss on it.
 uint32_t SectorCache::allocate(uint64_t line, Eviction& ev) {
     const uint32_t set = set_of(line);
     Set& st = set_[set];
@@ -96,20 +107,21 @@ uint32_t SectorCache::allocate(uint64_t line, Eviction& ev) {
     } else {
         l = st.lru;
         i = uint32_t(uint64_t(set) * assoc_ + l);
-        if (st.dirty_lines) {
+        if (dirty_way_[i]) {
             const Way& victim = ways_[i];
-            if (victim.dirty) {
-                --st.dirty_lines;
-                ev.line = victim.line;
-                ev.dirty = victim.dirty & victim.valid;
-                ev.partial = victim.partial & ev.dirty;
-            }
+            --st.dirty_lines;
+            dirty_way_[i] = 0;
+            ev.line = victim.line;
+            ev.dirty = victim.dirty & victim.valid;
+            ev.partial = victim.partial & ev.dirty;
         }
         touch(set, l);
     }
     Way& way = ways_[i];
     way.line = line;
     way.set = set;
+    memo_line_ = line;
+    memo_way_ = i;
     way.valid = way.dirty = way.partial = way.prefetched = 0;
     key_[uint64_t(set) * key_stride_ + l] = uint32_t(line);
     return i;
@@ -171,7 +183,10 @@ Eviction SectorCache::invalidate(uint64_t sector) {
         ev.partial = way.partial & bit;
     }
     way.valid &= ~bit;
-    if (way.dirty == bit) --set_[way.set].dirty_lines;
+    if (way.dirty == bit) {
+        --set_[way.set].dirty_lines;
+        dirty_way_[i] = 0;
+    }
     way.dirty &= ~bit;
     way.partial &= ~bit;
     way.prefetched &= ~bit;
@@ -189,7 +204,10 @@ Eviction SectorCache::fill(uint64_t sector, uint64_t fill_time, bool dirty, bool
     const uint32_t bit = 1u << s;
     const bool was_full = (way.valid & bit) && !(way.partial & bit);
     way.valid |= bit;
-    if (dirty && !way.dirty) ++set_[way.set].dirty_lines;
+    if (dirty && !way.dirty) {
+        ++set_[way.set].dirty_lines;
+        dirty_way_[i] = 1;
+    }
     if (dirty) way.dirty |= bit;
     if (!partial) way.partial &= ~bit;
     else if (!was_full) way.partial |= bit;  // a masked write to a full sector leaves it full
@@ -204,11 +222,12 @@ Eviction SectorCache::clean_excess(uint64_t sector) {
     const uint32_t set = set_of(line_of(sector));
     Set& st = set_[set];
     if (!dirty_limit_ || st.dirty_lines <= dirty_limit_) return ev;
-    Way* const base = &ways_[uint64_t(set) * assoc_];
-    const Link* const links = &link_[uint64_t(set) * assoc_];
+    const uint64_t base = uint64_t(set) * assoc_;
+    const Link* const links = &link_[base];
     for (uint16_t l = st.lru;; l = links[l].newer) {
-        Way& w = base[l];
-        if (w.dirty) {
+        if (dirty_way_[base + l]) {  // (the ways on the way are not read)
+            Way& w = ways_[base + l];
+            dirty_way_[base + l] = 0;
             ev.line = w.line;
             ev.dirty = w.dirty & w.valid;
             ev.partial = w.partial & ev.dirty;
