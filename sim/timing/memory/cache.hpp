@@ -11,7 +11,7 @@
 // Laid out for the host's caches (a random line's access touches few host
 // cache lines; the full-chip H200's tags are some 50 MB, read at random): a
 // set's keys (the low 32 bits of each way's line) lie together, so a lookup
-// compares them four at a time in one or two host cache lines and reads a way
+// compares them 16 at a time in one or two host cache lines and reads a way
 // only where its key matches (the way's full line decides); a way and the fill
 // times of up to 4 sectors share 64 bytes; a set's LRU links lie together, as
 // do its flags of which ways hold dirty data, apart from the ways. Evicting a
