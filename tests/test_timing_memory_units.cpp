@@ -711,8 +711,9 @@ TEST_CASE("memory units: a set holds at most dirty_lines dirty lines, the oldest
     CHECK(cache.clean_excess(9).dirty == 0);
     cache.fill(12, 0, false);     // line 3, clean
     const Eviction out = cache.fill(16, 0, false);  // line 4 evicts line 0: clean now
-    CHECK(out.line == 0);
-    CHECK(out.dirty == 0);
+    CHECK(!cache.present(0));
+    CHECK(cache.present(16));
+    CHECK(out.dirty == 0);        // (nothing to write back: the line is not named)
     cache.fill(0, 0, true);       // line 0 again (evicting line 1, dirty): lines 2 and 0 are dirty
     CHECK(cache.clean_excess(0).dirty == 0);
 }

@@ -4,35 +4,77 @@
 #include <algorithm>
 #include <bit>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace simt::timing {
 
-SectorCache::SectorCache(const CacheSpec& spec, uint32_t sector_bytes)
-    : index_(0) {
+namespace {
+
+// Bit j set where keys[j] == key, j < 16 (keys on a 64-byte boundary).
+uint32_t match16(const uint32_t* keys, uint32_t key) {
+#if defined(__SSE2__)
+    const __m128i k = _mm_set1_epi32(int(key));
+    const __m128i* p = reinterpret_cast<const __m128i*>(keys);
+    const __m128i lo = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(p), k), _mm_cmpeq_epi32(_mm_load_si128(p + 1), k));
+    const __m128i hi = _mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(p + 2), k), _mm_cmpeq_epi32(_mm_load_si128(p + 3), k));
+    return uint32_t(_mm_movemask_epi8(_mm_packs_epi16(lo, hi)));  // (packing keeps the order)
+#else
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < 16; ++j) m |= uint32_t(keys[j] == key) << j;
+    return m;
+#endif
+}
+
+}  // namespace
+
+SectorCache::SectorCache(const CacheSpec& spec, uint32_t sector_bytes) {
     uint32_t line = std::max(spec.line_bytes, 1u);
     spl_ = std::clamp(line / std::max(sector_bytes, 1u), 1u, 32u);
     spl_shift_ = std::has_single_bit(spl_) ? std::countr_zero(spl_) : -1;
     assoc_ = std::max(spec.assoc, 1u);
     uint64_t lines = spec.size_bytes / line;
     sets_ = uint32_t(std::max<uint64_t>(1, lines / assoc_));
+    sets_mask_ = sets_ > 1 && std::has_single_bit(sets_) ? sets_ - 1 : 0;
+    key_stride_ = (assoc_ + kKeyChunk - 1) / kKeyChunk * kKeyChunk;
+    key_.assign(uint64_t(sets_) * key_stride_, 0);
     ways_.assign(uint64_t(sets_) * assoc_, Way{});
     for (uint64_t i = 0; i < ways_.size(); ++i) ways_[i].set = uint32_t(i / assoc_);
     link_.assign(ways_.size(), Link{});
+    dirty_way_.assign(ways_.size(), 0);
     set_.assign(sets_, Set{});
     if (spl_ > kInlineSectors) fill_.assign(ways_.size() * spl_, 0);
-    index_ = LineIndex(ways_.size());
 }
 
-uint32_t SectorCache::find(uint64_t line) const {
-    return index_.find(line);
+// The set's used ways whose key matches, in way order, until one holds the line (at most one does).
+uint32_t SectorCache::scan(uint64_t line) const {
+    memo_line_ = line;
+    memo_way_ = scan_set(line);
+    return memo_way_;
 }
 
-void SectorCache::touch(uint32_t i) {
-    const uint32_t set_index = ways_[i].set;
+uint32_t SectorCache::scan_set(uint64_t line) const {
+    const uint32_t set = set_of(line);
+    const uint32_t* const keys = &key_[uint64_t(set) * key_stride_];
+    const uint32_t used = set_[set].used, key = uint32_t(line);
+    const uint64_t base = uint64_t(set) * assoc_;
+    for (uint32_t w = 0; w < used; w += kKeyChunk) {
+        uint32_t m = match16(keys + w, key);
+        if (used - w < kKeyChunk) m &= (1u << (used - w)) - 1;
+        for (; m; m &= m - 1) {
+            const uint32_t i = uint32_t(base + w + uint32_t(std::countr_zero(m)));
+            if (ways_[i].line == line) return i;
+        }
+    }
+    return kNone;
+}
+
+void SectorCache::touch(uint32_t set_index, uint16_t l) {
     Set& st = set_[set_index];
-    Link* const set = &link_[uint64_t(set_index) * assoc_];
-    Link& w = link_[i];
-    const uint16_t l = uint16_t(i - uint64_t(set_index) * assoc_);
     if (st.mru == l) return;
+    Link* const set = &link_[uint64_t(set_index) * assoc_];
+    Link& w = set[l];
     set[w.newer].older = w.older;  // (not the most recent: it has a newer one)
     if (st.lru == l) st.lru = w.newer;
     else set[w.older].newer = w.newer;
@@ -43,13 +85,17 @@ void SectorCache::touch(uint32_t i) {
 
 // A way for `line` (not present): the set's first unused way, else its least
 // recently used one, whose line is evicted. The way is the set's most recent.
+// The victim's way is read only when it holds dirty data (else there is nothing
+// to write back), and the new line's way is only written: a fill of a random
+// line waits for no host cache miss on it.
 uint32_t SectorCache::allocate(uint64_t line, Eviction& ev) {
-    const uint32_t set = uint32_t(line % sets_);
+    const uint32_t set = set_of(line);
     Set& st = set_[set];
     Link* const base = &link_[uint64_t(set) * assoc_];
     uint32_t i;
+    uint16_t l;
     if (st.used < assoc_) {
-        const uint16_t l = uint16_t(st.used++);
+        l = uint16_t(st.used++);
         if (l > 0) {
             base[l].older = st.mru;
             base[st.mru].newer = l;
@@ -59,25 +105,31 @@ uint32_t SectorCache::allocate(uint64_t line, Eviction& ev) {
         st.mru = l;
         i = uint32_t(uint64_t(set) * assoc_ + l);
     } else {
-        i = uint32_t(uint64_t(set) * assoc_ + st.lru);
-        Way& victim = ways_[i];
-        ev.line = victim.line;
-        if (victim.dirty) --st.dirty_lines;
-        ev.dirty = victim.dirty & victim.valid;
-        ev.partial = victim.partial & ev.dirty;
-        index_.erase(victim.line);
-        touch(i);
+        l = st.lru;
+        i = uint32_t(uint64_t(set) * assoc_ + l);
+        if (dirty_way_[i]) {
+            const Way& victim = ways_[i];
+            --st.dirty_lines;
+            dirty_way_[i] = 0;
+            ev.line = victim.line;
+            ev.dirty = victim.dirty & victim.valid;
+            ev.partial = victim.partial & ev.dirty;
+        }
+        touch(set, l);
     }
     Way& way = ways_[i];
     way.line = line;
+    way.set = set;
+    memo_line_ = line;
+    memo_way_ = i;
     way.valid = way.dirty = way.partial = way.prefetched = 0;
-    index_.insert(line, i);
+    key_[uint64_t(set) * key_stride_ + l] = uint32_t(line);
     return i;
 }
 
 bool SectorCache::probe(uint64_t sector, uint64_t& fill_time) {
     const uint32_t i = find(line_of(sector));
-    if (i == LineIndex::kNone) return false;
+    if (i == kNone) return false;
     const uint32_t s = sector_in_line(sector);
     if (!(ways_[i].valid >> s & 1)) return false;
     touch(i);
@@ -88,7 +140,7 @@ bool SectorCache::probe(uint64_t sector, uint64_t& fill_time) {
 Probe SectorCache::lookup(uint64_t sector) {
     Probe p;
     const uint32_t i = find(line_of(sector));
-    if (i == LineIndex::kNone) return p;
+    if (i == kNone) return p;
     Way& way = ways_[i];
     const uint32_t s = sector_in_line(sector);
     const uint32_t bit = 1u << s;
@@ -104,12 +156,12 @@ Probe SectorCache::lookup(uint64_t sector) {
 
 bool SectorCache::present(uint64_t sector) const {
     const uint32_t i = find(line_of(sector));
-    return i != LineIndex::kNone && (ways_[i].valid >> sector_in_line(sector) & 1);
+    return i != kNone && (ways_[i].valid >> sector_in_line(sector) & 1);
 }
 
 uint64_t SectorCache::full_at(uint64_t sector) const {
     const uint32_t i = find(line_of(sector));
-    if (i == LineIndex::kNone) return ~0ull;
+    if (i == kNone) return ~0ull;
     const Way& way = ways_[i];
     const uint32_t s = sector_in_line(sector);
     const uint32_t bit = 1u << s;
@@ -121,7 +173,7 @@ uint64_t SectorCache::full_at(uint64_t sector) const {
 Eviction SectorCache::invalidate(uint64_t sector) {
     Eviction ev;
     const uint32_t i = find(line_of(sector));
-    if (i == LineIndex::kNone) return ev;
+    if (i == kNone) return ev;
     Way& way = ways_[i];
     const uint32_t bit = 1u << sector_in_line(sector);
     if (!(way.valid & bit)) return ev;
@@ -131,7 +183,10 @@ Eviction SectorCache::invalidate(uint64_t sector) {
         ev.partial = way.partial & bit;
     }
     way.valid &= ~bit;
-    if (way.dirty == bit) --set_[way.set].dirty_lines;
+    if (way.dirty == bit) {
+        --set_[way.set].dirty_lines;
+        dirty_way_[i] = 0;
+    }
     way.dirty &= ~bit;
     way.partial &= ~bit;
     way.prefetched &= ~bit;
@@ -143,13 +198,16 @@ Eviction SectorCache::fill(uint64_t sector, uint64_t fill_time, bool dirty, bool
     const uint32_t s = sector_in_line(sector);
     Eviction ev;
     uint32_t i = find(line);
-    if (i == LineIndex::kNone) i = allocate(line, ev);
+    if (i == kNone) i = allocate(line, ev);
     else touch(i);
     Way& way = ways_[i];
     const uint32_t bit = 1u << s;
     const bool was_full = (way.valid & bit) && !(way.partial & bit);
     way.valid |= bit;
-    if (dirty && !way.dirty) ++set_[way.set].dirty_lines;
+    if (dirty && !way.dirty) {
+        ++set_[way.set].dirty_lines;
+        dirty_way_[i] = 1;
+    }
     if (dirty) way.dirty |= bit;
     if (!partial) way.partial &= ~bit;
     else if (!was_full) way.partial |= bit;  // a masked write to a full sector leaves it full
@@ -161,14 +219,15 @@ Eviction SectorCache::fill(uint64_t sector, uint64_t fill_time, bool dirty, bool
 
 Eviction SectorCache::clean_excess(uint64_t sector) {
     Eviction ev;
-    const uint32_t set = uint32_t(line_of(sector) % sets_);
+    const uint32_t set = set_of(line_of(sector));
     Set& st = set_[set];
     if (!dirty_limit_ || st.dirty_lines <= dirty_limit_) return ev;
-    Way* const base = &ways_[uint64_t(set) * assoc_];
-    const Link* const links = &link_[uint64_t(set) * assoc_];
+    const uint64_t base = uint64_t(set) * assoc_;
+    const Link* const links = &link_[base];
     for (uint16_t l = st.lru;; l = links[l].newer) {
-        Way& w = base[l];
-        if (w.dirty) {
+        if (dirty_way_[base + l]) {  // (the ways on the way are not read)
+            Way& w = ways_[base + l];
+            dirty_way_[base + l] = 0;
             ev.line = w.line;
             ev.dirty = w.dirty & w.valid;
             ev.partial = w.partial & ev.dirty;

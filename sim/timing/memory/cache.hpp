@@ -6,27 +6,46 @@
 // DRAM fetch and not asked for yet) and the cycle its data arrives (fill time),
 // so a hit on a sector still in flight waits for it (an MSHR merge). Tag state
 // changes at access time; replacement is LRU (a list per set),
-// deterministic; a hash index finds a line's way (line_index.hpp). Set index = line index modulo the number of sets (the L2
+// deterministic. Set index = line index modulo the number of sets (the L2
 // hashes lines over slices before, crossbar.hpp).
 // Laid out for the host's caches (a random line's access touches few host
-// cache lines): a way and the fill times of up to 4 sectors share 64 bytes,
-// and a set's LRU links lie together, apart from the ways.
+// cache lines; the full-chip H200's tags are some 50 MB, read at random): a
+// set's keys (the low 32 bits of each way's line) lie together, so a lookup
+// compares them 16 at a time in one or two host cache lines and reads a way
+// only where its key matches (the way's full line decides); a way and the fill
+// times of up to 4 sectors share 64 bytes; a set's LRU links lie together, as
+// do its flags of which ways hold dirty data, apart from the ways. Evicting a
+// clean line, or finding the oldest dirty one, reads no way but the one taken.
 //
 // Left out: MSHR limits, sector-miss bandwidth inside the cache, write-back
 // traffic timing (the caller times evictions).
 #pragma once
 
 #include "sim/config/config.hpp"
-#include "sim/timing/memory/line_index.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <utility>
 #include <vector>
 
 namespace simt::timing {
 
-// What a fill pushed out: the evicted line and its dirty / partial sectors.
+// A std::vector's storage on 64-byte boundaries (the host's cache lines).
+template <class T>
+struct LineAligned {
+    using value_type = T;
+    LineAligned() = default;
+    template <class U>
+    LineAligned(const LineAligned<U>&) {}
+    T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(64))); }
+    void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t(64)); }
+    template <class U>
+    bool operator==(const LineAligned<U>&) const { return true; }
+};
+
+// What a fill pushed out: the evicted line's dirty / partial sectors, and the line when it had dirty ones.
 struct Eviction {
     uint64_t line = ~0ull;
     uint32_t dirty = 0;    // sector bits
@@ -55,6 +74,29 @@ public:
     // `prefetched` as not asked for. Returns what was evicted.
     Eviction fill(uint64_t sector, uint64_t fill_time, bool dirty, bool partial = false, bool prefetched = false);
     bool present(uint64_t sector) const;
+    // Asks the host to bring the sector's set (its keys, LRU links and head) into its caches: a
+    // request's sectors are prefetched before they are looked up, so their misses overlap.
+    void prefetch(uint64_t sector) const {
+        const uint32_t set = set_of(line_of(sector));
+        const uint64_t first = uint64_t(set) * assoc_, last = first + assoc_ - 1;
+        __builtin_prefetch(&key_[uint64_t(set) * key_stride_]);
+        __builtin_prefetch(&key_[uint64_t(set) * key_stride_ + assoc_ - 1]);
+        __builtin_prefetch(&link_[first]);
+        __builtin_prefetch(&link_[last]);
+        __builtin_prefetch(&dirty_way_[first]);
+        __builtin_prefetch(&set_[set]);
+    }
+    // The same for the way the sector's next access touches: its line's, or the one a fill would
+    // take (after prefetch(): this reads the set).
+    void prefetch_way(uint64_t sector) const {
+        const uint64_t line = line_of(sector);
+        uint32_t i = find(line);
+        if (i == kNone) {
+            const Set& st = set_[set_of(line)];
+            i = uint32_t(uint64_t(set_of(line)) * assoc_ + (st.used < assoc_ ? st.used : st.lru));
+        }
+        __builtin_prefetch(&ways_[i]);
+    }
     // Present with all its bytes (not partial), without touching LRU: its fill time, or ~0 when not.
     uint64_t full_at(uint64_t sector) const;
     // Drops the sector (another partition wrote it); returns it as an eviction when it was dirty.
@@ -96,8 +138,18 @@ private:
         uint32_t used = 0;
         uint32_t dirty_lines = 0;  // ways holding a dirty sector
     };
-    uint32_t find(uint64_t line) const;  // way index or LineIndex::kNone
-    void touch(uint32_t i);               // way i becomes its set's most recently used
+    static constexpr uint32_t kNone = ~0u;
+    static constexpr uint32_t kKeyChunk = 16;  // keys compared at once (a set's keys padded to a multiple)
+    // Way index or kNone. The last line looked for is remembered (memo_): an access's lookups and
+    // fills of one line scan its set once.
+    uint32_t find(uint64_t line) const {
+        return line == memo_line_ ? memo_way_ : scan(line);
+    }
+    uint32_t scan(uint64_t line) const;      // scan_set(), remembered
+    uint32_t scan_set(uint64_t line) const;
+    uint32_t set_of(uint64_t line) const { return uint32_t(sets_mask_ ? line & sets_mask_ : line % sets_); }
+    void touch(uint32_t set, uint16_t l);  // the set's way l becomes its most recently used
+    void touch(uint32_t i) { touch(ways_[i].set, uint16_t(i - uint64_t(ways_[i].set) * assoc_)); }  // way i
     uint32_t allocate(uint64_t line, Eviction& ev);
     uint64_t line_of(uint64_t sector) const { return spl_shift_ >= 0 ? sector >> spl_shift_ : sector / spl_; }
     uint32_t sector_in_line(uint64_t sector) const {
@@ -111,13 +163,20 @@ private:
     }
 
     uint32_t sets_ = 1, assoc_ = 1, spl_ = 1;
+    uint64_t sets_mask_ = 0;         // sets_ - 1 when a power of two above 1, else 0 (use %)
+    uint32_t key_stride_ = kKeyChunk;  // assoc rounded up to kKeyChunk (64 bytes)
     int spl_shift_ = 0;              // log2(spl_), or -1 when not a power of two
     std::vector<Way> ways_;          // sets * assoc
+    std::vector<uint32_t, LineAligned<uint32_t>> key_;  // sets * key_stride_: uint32_t(line) of each used way
     std::vector<Link> link_;         // sets * assoc: way i's LRU neighbours
+    std::vector<uint8_t> dirty_way_;  // sets * assoc: way i holds a dirty sector (beside the set, as its links)
     std::vector<Set> set_;
     std::vector<uint64_t> fill_;     // sets * assoc * spl: fill time of each sector (spl_ > kInlineSectors)
-    LineIndex index_;                // line -> way
     uint32_t dirty_limit_ = 0;
+    // The last line scanned for and its way (kNone: not present); only allocate() changes where a
+    // line is, and it sets them to its own. A speed measure only: find() gives what a scan would.
+    mutable uint64_t memo_line_ = ~0ull;
+    mutable uint32_t memo_way_ = kNone;
 };
 
 }  // namespace simt::timing

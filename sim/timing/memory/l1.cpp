@@ -2,6 +2,8 @@
 #include "sim/timing/memory/l1.hpp"
 
 #include <algorithm>
+#include <array>
+#include <tuple>
 
 namespace simt::timing {
 
@@ -98,6 +100,22 @@ uint64_t L1Tex::track(uint64_t done) {
     return done;
 }
 
+// Only a speed measure (the host's caches): the tags the request's sectors will be looked up in, in
+// the L1 (`l1`) and the L2, are asked for at once, so their misses overlap; then, those sets
+// arriving, the ways the sectors will touch.
+void L1Tex::prefetch(const SectorList& s, bool l1) const {
+    std::array<L2::Place, std::tuple_size_v<decltype(s.sector)>> at;
+    for (uint32_t i = 0; i < s.count; ++i) {
+        if (l1) cache_.prefetch(s.sector[i]);
+        at[i] = l2_.place(s.sector[i]);
+        l2_.prefetch(at[i], false);
+    }
+    for (uint32_t i = 0; i < s.count; ++i) {
+        if (l1) cache_.prefetch_way(s.sector[i]);
+        l2_.prefetch(at[i], true);
+    }
+}
+
 uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency, bool l2_only) {
     ++kind.requests;
     kind.sectors += s.count;
@@ -107,6 +125,7 @@ uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_
 }
 
 uint64_t L1Tex::load_sectors(uint64_t start, const SectorList& s, uint32_t extra_latency, bool l2_only) {
+    prefetch(s, !l2_only);
     uint64_t done = start + hit_latency_;
     MissPasses passes{miss_lines_per_pass_, miss_pass_cycles_};
     for (uint32_t i = 0; i < s.count; ++i) {
@@ -141,6 +160,7 @@ uint64_t L1Tex::store(uint64_t t, const SectorList& s, uint64_t partial, AccessS
 // data is the store's: ready from the tag stage on; a byte-masked sector is not, its other bytes
 // are not here).
 uint64_t L1Tex::store_sectors(uint64_t start, const SectorList& s, uint64_t partial, bool allocate) {
+    prefetch(s, allocate);
     uint64_t done = start + 1;
     for (uint32_t i = 0; i < s.count; ++i) {
         done = std::max(done, l2_.write(sm_, start, s.sector[i], partial >> i & 1));

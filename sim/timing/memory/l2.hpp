@@ -64,6 +64,20 @@ class L2 {
 public:
     L2(const GpuConfig& config, MemoryStats& stats);
     void begin_request() { ++request_; }  // before the sectors of one warp request
+    // Where a sector is held: its slice within a partition and its index there.
+    struct Place {
+        uint32_t slice = 0;
+        uint64_t local = 0;
+    };
+    Place place(uint64_t sector) const {
+        const uint64_t line = sector / spl_;
+        return {xbar_.slice_of(line), xbar_.local_of(line) * spl_ + sector % spl_};
+    }
+    // The sets a sector is looked up in (its slice in every partition) toward the host's caches,
+    // before a request's sectors are sent (SectorCache::prefetch); `way`: their ways (prefetch_way).
+    void prefetch(const Place& p, bool way) const {
+        for (uint32_t q = 0; q < parts_; ++q) slices_[q * per_part_ + p.slice].prefetch(p.local, way);
+    }
     // Each returns the cycle the data (the ack, the old value) is back at SM `sm`.
     uint64_t read(uint32_t sm, uint64_t t, uint64_t sector);
     uint64_t write(uint32_t sm, uint64_t t, uint64_t sector, bool partial);

@@ -64,6 +64,10 @@ public:
     // taken from another partition (ready at `ready`), and dropping the copy a write elsewhere
     // made stale (its dirty bytes written back).
     uint64_t copy_at(uint64_t local) const { return cache_.full_at(local); }
+    void prefetch(uint64_t local, bool way) const {  // (SectorCache::prefetch, prefetch_way)
+        if (way) cache_.prefetch_way(local);
+        else cache_.prefetch(local);
+    }
     void take_copy(uint64_t at, uint64_t local, uint64_t ready) { fill(at, local, ready, false, false, false); }
     bool drop(uint64_t at, uint64_t local);
     void touch(uint64_t local) {  // the sector (present) becomes its set's most recently used
