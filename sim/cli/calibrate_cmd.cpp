@@ -46,7 +46,8 @@ fitted. The output keeps BASE's layout and comments; each changed value's commen
 it came from. Run from the repository root (or pass --root): the twins are calib/traces/*.isa.
 
 How long: the base set (calib_h200.csv) about 30 s on 2 cores; a whole run.sh CSV, whose
-contention and atomic kernels are full-chip simulations, about 700 s of CPU (see README.md).
+contention and atomic kernels are full-chip simulations, about 480 s of CPU: 4 min 20 s on
+2 cores (see README.md).
 Simulations run on all cores; the result does not depend on their number.
 
 options)";
