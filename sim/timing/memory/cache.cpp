@@ -119,7 +119,6 @@ uint32_t SectorCache::allocate(uint64_t line, Eviction& ev) {
     }
     Way& way = ways_[i];
     way.line = line;
-    way.set = set;
     memo_line_ = line;
     memo_way_ = i;
     way.valid = way.dirty = way.partial = way.prefetched = 0;

@@ -31,9 +31,9 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
 
 L2Slice& L2::route(uint32_t sm, uint64_t t, uint64_t sector, double cost, uint64_t& local, uint64_t& at,
                    bool port, uint32_t part) {
-    uint64_t line = sector / spl_;
-    uint32_t s = part * per_part_ + xbar_.slice_of(line);
-    local = xbar_.local_of(line) * spl_ + sector % spl_;
+    const Place p = place(sector);
+    const uint32_t s = part * per_part_ + p.slice;
+    local = p.local;
     uint64_t queued = port ? xbar_.send(sm, t, request_) : 0;
     stats_.xbar_queue_cycles += queued;
     L2Slice& slice = slices_[s];
