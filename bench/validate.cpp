@@ -165,7 +165,9 @@ int run(Options o) {
                       root + "/calib/results/l2dirty/calib_h200_l2dirty.csv",
                       root + "/calib/results/streamorder/calib_h200_streamorder.csv",
                       root + "/calib/results/shbank_mixrw/calib_h200_shbank.csv",
-                      root + "/calib/results/shbank_mixrw/calib_h200_mixrw.csv"};
+                      root + "/calib/results/shbank_mixrw/calib_h200_mixrw.csv",
+                      root + "/calib/results/l2write/calib_h200_l2write.csv",
+                      root + "/calib/results/mlp/calib_h200_mlp.csv"};
     Context c;
     c.root = root;
     for (const auto& m : o.measured) c.hw.read(m);

@@ -814,3 +814,69 @@ TEST_CASE("memory units: with l1_local_store_allocate a local store's whole sect
         CHECK(part.issue_cycles(0, 5).at(0) == part.issue_cycles(0, 4).at(0) + 500);
     }
 }
+
+TEST_CASE("memory units: a read's sectors of one line share a lookup, then move at the data rate", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.l2_slices.count = 1;
+    c.memory.l2_slices.read_lookups_per_cycle = 0.5;  // a line's lookup holds the slice 2 cycles
+    c.memory.l2_slices.data_sectors_per_cycle = 1;    // then 1 cycle a sector: a line of n sectors max(2, n)
+    MemoryStats st;
+    L2 l2(c, st);
+    const uint64_t spl = c.memory.l2.line_bytes / c.memory.sector_bytes;  // 4
+    auto read = [&](uint64_t t, std::initializer_list<uint64_t> sectors) {
+        l2.begin_request();
+        uint64_t done = 0;
+        for (uint64_t s : sectors) done = std::max(done, l2.read(0, t, s));
+        return done;
+    };
+    read(0, {0, 1, 2, 3, 4 * spl, 8 * spl, 12 * spl});  // bring the lines in (DRAM)
+    // A whole line: 2 + 0 + 1 + 1 = 4 cycles; the next request, at the same cycle, waits them.
+    CHECK(read(1000, {0, 1, 2, 3}) == 1200);
+    CHECK(read(1000, {4 * spl}) == 1204);  // one sector: the lookup, 2 cycles
+    // Two sectors of a line: max(2, 2) = 2; three lines of one sector each: 2 each.
+    CHECK(read(2000, {0, 1}) == 2200);
+    CHECK(read(2000, {4 * spl, 8 * spl, 12 * spl}) == 2202);
+    CHECK(read(2000, {0}) == 2208);
+    // Off (data_sectors_per_cycle 0): every sector a lookup, a whole line 4 x 2 = 8 cycles.
+    c.memory.l2_slices.data_sectors_per_cycle = 0;
+    MemoryStats st2;
+    L2 off(c, st2);
+    off.begin_request();
+    for (uint64_t s = 0; s < 4; ++s) off.read(0, 0, s);
+    off.begin_request();
+    for (uint64_t s = 0; s < 4; ++s) off.read(0, 1000, s);
+    off.begin_request();
+    CHECK(off.read(0, 1000, 4 * spl) == 1000 + 8 + 500);  // waits the line's 8, then misses
+}
+
+TEST_CASE("memory units: a store's line packet takes ceil((header + data) / flit) flits of the slice input",
+          "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.l2_slices.count = 1;
+    c.memory.l2_slices.sectors_per_cycle = 0;       // no lookup limit: the input alone
+    c.memory.l2_slices.input_flits_per_cycle = 1;   // a flit holds the input 1 cycle
+    c.memory.l2_slices.flit_bytes = 32;
+    c.memory.stores.header_bytes = 24;
+    MemoryStats st;
+    L2 l2(c, st);
+    const uint64_t spl = c.memory.l2.line_bytes / c.memory.sector_bytes;
+    auto store = [&](uint64_t t, std::initializer_list<uint64_t> sectors, bool partial) {
+        l2.begin_request();
+        uint64_t done = 0;
+        for (uint64_t s : sectors) done = std::max(done, l2.write(0, t, s, partial));
+        return done;
+    };
+    // A whole line: 24 + 128 B = 5 flits; the next packet at the same cycle enters 5 later.
+    CHECK(store(1000, {0, 1, 2, 3}, false) == 1200);
+    CHECK(store(1000, {4 * spl}, false) == 1205);  // a whole sector: 24 + 32 B = 2 flits
+    CHECK(store(1000, {8 * spl}, true) == 1207);   // a byte-masked sector: 24 + 4 B = 1 flit
+    CHECK(store(1000, {12 * spl}, true) == 1208);
+    // Off (header_bytes 0): stores take no input.
+    c.memory.stores.header_bytes = 0;
+    MemoryStats st2;
+    L2 off(c, st2);
+    off.begin_request();
+    for (uint64_t s = 0; s < 4; ++s) off.write(0, 1000, s, false);
+    off.begin_request();
+    CHECK(off.write(0, 1000, 4 * spl, false) == 1200);
+}

@@ -11,7 +11,9 @@
 // cycles one thread's batch of 8 loads takes (a warp's span / (K / 8); median and P90 over warps).
 // Little's law on the rows: lines in flight per SM = lines_per_clk_sm x (batch_cycles / 8 loads)...
 // is bounded by W x 8 x k; where the rate stops growing with W x k, a limit on lines binds.
-// `mlp SPAN K_LINES W` runs one point once (for ncu).
+// `mlp SPAN K_LINES W [store]` runs one point once (for ncu). `mlp 2` runs part 2 (rows mlp2_*): loads
+// and stores at 32 warps per SM on 132 / 66 / 33 / 16 SMs (does the limit sit at the SM or at the
+// slices?), and stores (mlp_scatter) by lines per warp store and warps per SM.
 // Leaves out: stores, L1 hits (every line is random over the span: the L1 misses).
 #include "common.cuh"
 
@@ -44,19 +46,42 @@ extern "C" __global__ void mlp_gather(const unsigned* __restrict__ buf, unsigned
   warp_record(rec, t0, t1);
 }
 
+// The same walk, stores: 8 stores per batch, lanes of a group writing consecutive words of a line.
+extern "C" __global__ void mlp_scatter(unsigned* __restrict__ buf, unsigned mask_lines, int K, int gshift,
+                                       WarpRec* rec) {
+  const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned h = hash32(tid >> gshift);
+  __syncwarp();
+  const long long t0 = clock64();
+#pragma unroll 1
+  for (int k = 0; k < K; k += 8) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      h = h * 1664525u + 1013904223u;
+      buf[(size_t)((h >> 8) & mask_lines) * 32 + (tid & 31)] = h;
+    }
+  }
+  __syncwarp();
+  const long long t1 = clock64();
+  warp_record(rec, t0, t1);
+}
+
 struct Point {
   double lines_per_clk_sm, batch_med, batch_p90;
 };
 
-static Point run_point(const unsigned* buf, unsigned mask, int K, int k, int W, int sms, unsigned* out,
-                       WarpRec* rec, int reps) {
+// sms: how many SMs get blocks (grid = sms x blocks per SM: the distributor gives each its own SM
+// while fewer blocks than SMs x their limit are launched; rows count only SMs that ran W warps).
+static Point run_point(unsigned* buf, unsigned mask, int K, int k, int W, int sms, unsigned* out,
+                       WarpRec* rec, int reps, bool store = false) {
   const int tpb = W >= 32 ? 1024 : 32 * W, blocks = sms * (32 * W / tpb);
   int gshift = 0;
   while ((32 >> gshift) > k) ++gshift;
   const int warps = blocks * tpb / 32;
   std::vector<double> rates, batches;
   for (int r = 0; r < reps + 1; ++r) {
-    mlp_gather<<<blocks, tpb>>>(buf, mask, K, gshift, out, rec);
+    if (store) mlp_scatter<<<blocks, tpb>>>(buf, mask, K, gshift, rec);
+    else mlp_gather<<<blocks, tpb>>>(buf, mask, K, gshift, out, rec);
     CKL();
     CK(cudaDeviceSynchronize());
     if (r == 0) continue;  // warm
@@ -90,13 +115,36 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&out, size_t(sms) * 2048 * 4));
   CK(cudaMalloc(&rec, size_t(sms) * 64 * sizeof(WarpRec)));
   const unsigned l2_mask = (16u << 20) / 128 - 1, dram_mask = unsigned(gib / 128 - 1);
-  if (argc == 4) {  // one point, for ncu
+  if (argc >= 4) {  // one point, for ncu: SPAN K W [store]
     const bool l2 = std::string(argv[1]) == "l2";
-    const Point q = run_point(buf, l2 ? l2_mask : dram_mask, 256, atoi(argv[2]), atoi(argv[3]), sms, out, rec, 1);
+    const Point q = run_point(buf, l2 ? l2_mask : dram_mask, 256, atoi(argv[2]), atoi(argv[3]), sms, out, rec, 1, argc > 4);
     printf("%s k=%s W=%s: %.3f lines/clk/SM\n", argv[1], argv[2], argv[3], q.lines_per_clk_sm);
     return 0;
   }
   const int K = 256;
+  if (argc == 2) {  // part 2 (mlp2): loads and stores on fewer SMs, and stores by shape and warps
+    for (int st = 0; st < 2; ++st)
+      for (int k : {1, 4, 32})
+        for (int used : {132, 66, 33, 16}) {
+          const Point q = run_point(buf, l2_mask, K, k, 32, used, out, rec, 3, st);
+          const std::string name = fmt("mlp2_%s_k%d_sms%d", st ? "store" : "load", k, used);
+          const std::string n = fmt("kernel=%s;16 MiB span;%d lines per warp instruction;32 warps per SM on %d SMs;K=%d;"
+                                    "clock64 per warp;median of 3 after a warm launch", st ? "mlp_scatter" : "mlp_gather", k, used, K);
+          row(name, "lines_per_clk_sm", q.lines_per_clk_sm, "1/clk", n);
+          row(name, "batch_cycles_med", q.batch_med, "cycles", n);
+        }
+    for (int l2 = 1; l2 >= 0; --l2)
+      for (int k : {1, 2, 4, 8, 32})
+        for (int W : {4, 8, 16, 32, 64}) {
+          const Point q = run_point(buf, l2 ? l2_mask : dram_mask, K, k, W, sms, out, rec, 3, true);
+          const std::string name = fmt("mlp2_store_%s_k%d_w%d", l2 ? "l2" : "dram", k, W);
+          const std::string n = fmt("kernel=mlp_scatter;%s span;%d lines per warp store;%d warps per SM;8 stores per batch;K=%d;"
+                                    "clock64 per warp;median of 3 after a warm launch", l2 ? "16 MiB" : "1 GiB", k, W, K);
+          row(name, "lines_per_clk_sm", q.lines_per_clk_sm, "1/clk", n);
+          row(name, "batch_cycles_med", q.batch_med, "cycles", n);
+        }
+    return 0;
+  }
   for (int l2 = 1; l2 >= 0; --l2)
     for (int k : {1, 2, 4, 8, 16, 32})
       for (int W : {1, 2, 4, 8, 16, 32, 64}) {

@@ -91,7 +91,7 @@ void writes(Context& c) {
     }
 }
 
-// ---- gathers and scatters: sectors (or stores) per clock over the whole GPU
+// ---- gathers and scatters: sectors (or stores) per clock over the whole GPU, as the CUDA times them
 void gathers(Context& c) {
     struct G {
         const char* kernel;
@@ -103,8 +103,11 @@ void gathers(Context& c) {
         if (!c.wants(g.kernel)) continue;
         Trace t(c.trace(g.kernel));
         Stats s;
-        double d = delta(c, t, "K", 16, 32, &s);
-        c.add("stores", g.kernel, g.param, kThreads * 16 / d, "1/clk");
+        const double d = delta(c, t, "K", 16, 32, &s);
+        // The CUDA times K = 64 between two events: the launch, the ramp and the tail included
+        // (K = 32's cycles plus 32 more steps, plus launch.kernel_launch_us).
+        const double cycles64 = double(s.cycles) + 2 * d + s.kernel_launch_us * s.clock_mhz;
+        c.add("stores", g.kernel, g.param, kThreads * 64 / cycles64, "1/clk");
         compare_states(c, g.kernel, s);
     }
 }

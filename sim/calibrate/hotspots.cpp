@@ -3,7 +3,7 @@
 // atomgrid: lane operations per clock GPU-wide for every SM sending reductions whose lanes spread
 // over `lpr` lines per instruction and hit distinct, the same or hashed words of `hot` lines; the
 // rate is the difference of K = 8 and 16 per thread. l2cap: sectors per clock of random 4 B reads
-// over F MB, shared by all SMs or private to each, the time of a warm pass (2 passes minus 1).
+// over F MB, shared by all SMs or private to each: 4 warm passes (from 1 and 2) and the launch, as the CUDA times them.
 #include "sim/calibrate/comparisons.hpp"
 
 #include <bit>
@@ -20,6 +20,10 @@ struct Grid {
 };
 
 const char* word_name(int w) { return w == 0 ? "distinct" : w == 1 ? "same" : "random"; }
+
+// The CUDA times one launch of 64 accesses per thread between two events, its launch included
+// (launch.kernel_launch_us): a twin that runs 64 / `scale` per thread adds 1 / scale of the launch.
+double launch_share(const Stats& s, double scale) { return s.kernel_launch_us * s.clock_mhz / scale; }
 
 void atomgrid(Context& c) {
     const Grid grid[] = {{"hot1", 1, 1, 0},       {"hot1", 1, 1, 1},      {"hot1", 1, 1, 2},
@@ -57,17 +61,17 @@ void l2cap(Context& c) {
             const Uniforms u = {"priv=" + std::to_string(priv ? 1 : 0),
                                 "span=" + std::to_string(priv ? sectors / 132 : sectors)};
             Stats s;
-            const double d = delta(c, *t, "passes", 1, 2, &s, u);
-            c.add("l2cap", k, "sectors_per_clk", 1056.0 * 256 * 16 / d, "1/clk");
+            const double d = delta(c, *t, "passes", 1, 2, &s, u);  // 16 per thread a pass: the CUDA's 64 is 4 passes
+            c.add("l2cap", k, "sectors_per_clk", 1056.0 * 256 * 64 / (double(s.cycles) + 2 * d + launch_share(s, 1)), "1/clk");
         }
 }
 
-// l2dirty: accesses per clock of private random 4 B reads (one pass of 16 per thread, from the
-// difference of 2 passes and 1), and of reads and stores (mode 1: 32 per thread) or stores alone
+// l2dirty: accesses per clock of private random 4 B reads (4 passes of 16 per thread, from 1 and 2
+// passes, and the launch, as the CUDA's 64 per thread between two events), and of reads and stores (mode 1: 32 per thread) or stores alone
 // (mode 2: 16 per thread) in the launch after a warm launch of the same addresses, as the CUDA
 // times it (a pass difference would not do for stores: a simulated warp's stores never wait, so it
 // runs both passes back to back and its second pass rewrites the lines its first just wrote).
-// The CUDA runs 64 accesses per thread; 16 cover a 96 MB footprint's sectors 1.4 times, enough to
+// The CUDA runs 64 accesses per thread (the twin's launch adds a quarter of launch.kernel_launch_us); 16 cover a 96 MB footprint's sectors 1.4 times, enough to
 // leave the L2 as the CUDA's warm-up does (16 and 64 per thread give 21.8 and 22.5 stores per
 // clock at 96 MB).
 void l2dirty(Context& c) {
@@ -79,7 +83,7 @@ void l2dirty(Context& c) {
         const Uniforms u = {"mode=0", "span=" + std::to_string(mb * 32768u / 132)};
         Stats s;
         const double d = delta(c, *t, "passes", 1, 2, &s, u);
-        c.add("l2dirty", k, "accesses_per_clk", 1056.0 * 256 * 16 / d, "1/clk");
+        c.add("l2dirty", k, "accesses_per_clk", 1056.0 * 256 * 64 / (double(s.cycles) + 2 * d + launch_share(s, 1)), "1/clk");
     }
     for (uint32_t mode : {1u, 2u})
         for (uint32_t mb : {16u, 40u, 48u, 64u, 96u}) {
@@ -89,31 +93,57 @@ void l2dirty(Context& c) {
             const Uniforms u = {"mode=" + std::to_string(mode), "passes=1",
                                 "span=" + std::to_string(mb * 32768u / 132)};
             const Stats s = t->run(c.h200(), u, nullptr, 1);
-            c.add("l2dirty", k, "accesses_per_clk", 1056.0 * 256 * 16 * (mode == 1 ? 2 : 1) / double(s.cycles), "1/clk");
+            c.add("l2dirty", k, "accesses_per_clk",
+                  1056.0 * 256 * 16 * (mode == 1 ? 2 : 1) / (double(s.cycles) + launch_share(s, 4)), "1/clk");
         }
 }
 
 // l2write: sectors stored (and for rmw_sector loaded too) per clock to a private F MB footprint,
 // by the shape of the store (calib/kernels/l2write.cu): 4 B per lane at its own sector (word),
 // 8 lanes filling a sector, 32 lanes filling a line, or whole-sector loads and stores; the launch
-// after a warm launch, 16 sectors per thread's worth (the CUDA's 64: the same as l2dirty's twin).
+// after a warm launch, 16 sectors per thread's worth for `word` (the CUDA's 64: the same as
+// l2dirty's twin), 8 for the others (the CUDA's 64); at 16 / 48 / 64 / 96 MB (`line`, bound by its
+// ALU work at every size on the H200: 16 and 96).
 void l2write(Context& c) {
     struct Shape {
         const char* name;
         uint32_t ushift, sshift, groups, rmw;
     };
-    const Shape shapes[] = {{"word", 0, 0, 4, 0}, {"sector", 3, 0, 32, 0}, {"line", 5, 2, 32, 0}, {"rmw_sector", 3, 0, 32, 1}};
+    const Shape shapes[] = {{"word", 0, 0, 4, 0}, {"sector", 3, 0, 16, 0}, {"line", 5, 2, 16, 0}, {"rmw_sector", 3, 0, 16, 1}};
     std::optional<Trace> t;
     for (const Shape& sh : shapes)
-        for (uint32_t mb : {16u, 32u, 48u, 56u, 64u, 96u}) {
+        for (uint32_t mb : {16u, 48u, 64u, 96u}) {
             const std::string k = std::string("l2write_") + sh.name + "_" + std::to_string(mb) + "MB";
-            if (!c.wants(k)) continue;
+            if (!c.wants(k) || (sh.ushift == 5 && (mb == 48 || mb == 64))) continue;
             if (!t) t.emplace(c.trace("l2write"));
             const Uniforms u = {"span=" + std::to_string(mb * 32768u / 132 / 4 * 4), "ushift=" + std::to_string(sh.ushift),
                                 "sshift=" + std::to_string(sh.sshift), "groups=" + std::to_string(sh.groups),
                                 "rmw=" + std::to_string(sh.rmw)};
             const Stats s = t->run(c.h200(), u, nullptr, 1);
-            c.add("l2write", k, "sectors_per_clk", 1056.0 * 256 * 16 * (sh.rmw ? 2 : 1) / double(s.cycles), "1/clk");
+            const double per_thread = sh.groups == 4 ? 16 : 8, sectors = 1056.0 * 256 * per_thread * (sh.rmw ? 2 : 1);
+            c.add("l2write", k, "sectors_per_clk", sectors / (double(s.cycles) + launch_share(s, 64 / per_thread)), "1/clk");
+        }
+}
+
+// mlp: lines loaded per clock per SM from an L2-resident span, by lines per warp load (k) and warps
+// per SM (W), as the CUDA's clock64 spans measure them in the steady state: the difference of K = 32
+// and 64 loads per thread (calib/kernels/mlp.cu; the DRAM rows are left to gather_dram: the CUDA's
+// warm launch leaves the small footprints of its 1 GiB rows in the L2).
+void mlp(Context& c) {
+    std::optional<Trace> t;
+    for (uint32_t k : {1u, 2u, 4u, 32u})
+        for (uint32_t w : {4u, 16u, 64u}) {
+            const std::string name = "mlp_l2_k" + std::to_string(k) + "_w" + std::to_string(w);
+            if (!c.wants(name)) continue;
+            if (!t) t.emplace(c.trace("mlp"));
+            const uint32_t threads = std::min(1024u, 32 * w);
+            set_launch(*t, 132 * (32 * w / threads), threads);
+            const Uniforms u = {"gshift=" + std::to_string(std::countr_zero(32 / k)), "mask=131071", "K=32"};
+            const double c1 = double(t->run(c.h200(), u, nullptr, 1).cycles);
+            Uniforms u2 = u;
+            u2.back() = "K=64";
+            const double c2 = double(t->run(c.h200(), u2, nullptr, 1).cycles);
+            c.add("mlp", name, "lines_per_clk_sm", double(w) * 32 * k / (c2 - c1), "1/clk");
         }
 }
 
@@ -121,7 +151,7 @@ void l2write(Context& c) {
 
 std::vector<Group> hotspot_groups() {
     return {{"atomgrid", "hotspots", atomgrid}, {"l2cap", "hotspots", l2cap}, {"l2dirty", "hotspots", l2dirty},
-            {"l2write", "hotspots", l2write}};
+            {"l2write", "hotspots", l2write}, {"mlp", "hotspots", mlp}};
 }
 
 }  // namespace simt::calib

@@ -94,9 +94,13 @@ Configs Configs::load(const std::string& path, const Uniforms& sets, const std::
     if (m.atomics.unit_ops_per_cycle > 0)
         one.push_back("memory.atomics.unit_ops_per_cycle=" +
                       std::to_string(m.atomics.unit_ops_per_cycle * m.l2_slices.count / m.atomics.slices_per_unit / sms));
+    const double share = m.l2_slices.count / sms;  // one slice's rates scaled to one SM's share of them all
     if (m.l2_slices.sectors_per_cycle > 0)
-        one.push_back("memory.l2_slices.sectors_per_cycle=" +
-                      std::to_string(m.l2_slices.sectors_per_cycle * m.l2_slices.count / sms));
+        one.push_back("memory.l2_slices.sectors_per_cycle=" + std::to_string(m.l2_slices.sectors_per_cycle * share));
+    if (m.l2_slices.read_lookups_per_cycle > 0)
+        one.push_back("memory.l2_slices.read_lookups_per_cycle=" + std::to_string(m.l2_slices.read_lookups_per_cycle * share));
+    if (m.l2_slices.data_sectors_per_cycle > 0)
+        one.push_back("memory.l2_slices.data_sectors_per_cycle=" + std::to_string(m.l2_slices.data_sectors_per_cycle * share));
     c.one_sm_dram = simt::load_config(path, one);
     if (!seed_path.empty()) c.seed = simt::load_config(seed_path, sets);
     return c;
@@ -113,6 +117,7 @@ bool has_twin(const std::string& root, const std::string& kernel) {
     else if (starts("l2cap_")) twin = "l2cap";
     else if (starts("l2dirty_")) twin = "l2dirty";
     else if (starts("l2write_")) twin = "l2write";
+    else if (starts("mlp_")) twin = "mlp";
     else if (starts("shbank_chase_")) twin = "shbank_chase";
     else if (starts("mixrw_word_")) twin = "mixrw";
     std::error_code ec;

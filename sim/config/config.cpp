@@ -72,7 +72,7 @@ const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shar
                              "dram_bandwidth_gbs", "max_outstanding_per_sm",
                              "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_local_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
-const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "home_copy", "stores_at_home", "sm_map",
+const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "read_lookups_per_cycle", "data_sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "home_copy", "stores_at_home", "sm_map",
                            "input_flits_per_cycle", "flit_bytes", "partner_offset"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
 const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "open_write_rows", "row_miss_bytes", "write_row_miss_bytes",
@@ -82,7 +82,7 @@ const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_op
                               "shared_same_address_cycles", "sector_cycles", "request_cycles",
                               "header_bytes", "near_lookup"};
 const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read", "partial_miss_fetch", "dirty_lines", "write_queue_cycles",
-                                 "sectors_in_flight", "wait_in_queue", "drain_acks"};
+                                 "sectors_in_flight", "wait_in_queue", "drain_acks", "header_bytes"};
 const KeyList kCarveoutKeys = {"unified_bytes", "steps_kb"};
 const KeyList kTexKeys = {"line_width", "line_height", "sector_width", "quads_per_cycle"};
 const KeyList kCacheKeys = {"size_bytes", "assoc", "line_bytes", "hit_latency"};
@@ -262,6 +262,8 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     Section sl = s.section("l2_slices", kSlicesKeys);
     m.l2_slices.count = sl.u32("count", 1, 4096);
     m.l2_slices.sectors_per_cycle = sl.number("sectors_per_cycle", 0, false, 1024);
+    m.l2_slices.read_lookups_per_cycle = sl.number("read_lookups_per_cycle", 0, false, 1024);
+    m.l2_slices.data_sectors_per_cycle = sl.number("data_sectors_per_cycle", 0, false, 1024);
     if (sl.has("interleave_bytes")) m.l2_slices.interleave_bytes = sl.u32("interleave_bytes", 0, 1u << 20);
     if (sl.has("partitions")) m.l2_slices.partitions = sl.u32("partitions", 1, 64);
     if (sl.has("far_hit_cycles")) m.l2_slices.far_hit_cycles = sl.u32("far_hit_cycles", 0, 100000);
@@ -311,6 +313,7 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     if (st.has("drain_acks")) m.stores.drain_acks = st.boolean("drain_acks");
     if (st.has("sectors_in_flight")) m.stores.sectors_in_flight = st.u32("sectors_in_flight", 0, 1u << 20);
     if (st.has("wait_in_queue")) m.stores.wait_in_queue = st.boolean("wait_in_queue");
+    if (st.has("header_bytes")) m.stores.header_bytes = st.u32("header_bytes", 0, 4096);
     Section c = s.section("carveout", kCarveoutKeys);
     m.carveout.unified_bytes = c.u32("unified_bytes", 0, 1u << 30);
     m.carveout.steps_kb = read_steps(c, "steps_kb");

@@ -119,6 +119,8 @@ struct GpuConfig {
         struct L2Slices {
             uint32_t count = 1;                 // address-hashed slices, each 1/count of memory.l2
             double sectors_per_cycle = 0;       // tag/data throughput of one slice (0: unlimited)
+            double read_lookups_per_cycle = 0;  // a read request's line lookups per cycle (0: sectors_per_cycle)
+            double data_sectors_per_cycle = 0;  // read sectors per cycle after a line's lookup (0: each sector a lookup)
             uint32_t interleave_bytes = 0;      // consecutive bytes on one slice (0: one L2 line)
             uint32_t partitions = 1;            // L2 partitions, each caching what its SMs read (l2.hpp)
             uint32_t far_hit_cycles = 0;        // extra latency of a read served by another partition's copy
@@ -172,6 +174,8 @@ struct GpuConfig {
             uint32_t sectors_in_flight = 0;     // an SM's store sectors sent, not yet acked (0: no limit), store_credits.hpp
             bool wait_in_queue = false;         // a store waits for credits in the LSU queue, not at issue (l1.hpp;
                                                 // no effect without credits or without a queue)
+            uint32_t header_bytes = 0;          // a store packet's header in front of its data (0: stores take no
+                                                // flits of the slice's crossbar input), l2.cpp store_input
         } stores;
         struct Carveout {
             uint32_t unified_bytes = 0;         // L1 + shared array per SM (0: L1 is l1.size_bytes for every kernel)

@@ -17,12 +17,16 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
       hit_latency_(c.memory.l2.hit_latency),
       sm_map_(c.memory.l2_slices.sm_map),
       slice_cost_(c.memory.l2_slices.sectors_per_cycle > 0 ? 1.0 / c.memory.l2_slices.sectors_per_cycle : 0.0),
+      read_cost_(c.memory.l2_slices.read_lookups_per_cycle > 0 ? 1.0 / c.memory.l2_slices.read_lookups_per_cycle : slice_cost_),
+      data_cost_(c.memory.l2_slices.data_sectors_per_cycle > 0 ? 1.0 / c.memory.l2_slices.data_sectors_per_cycle : 0.0),
       partial_cost_(c.memory.stores.partial_sector_cycles),
       flit_cost_(c.memory.l2_slices.input_flits_per_cycle > 0 ? 1.0 / c.memory.l2_slices.input_flits_per_cycle : 0.0),
       home_copy_(c.memory.l2_slices.home_copy),
       stores_at_home_(c.memory.l2_slices.stores_at_home && parts_ > 1),
       near_lookup_(c.memory.atomics.near_lookup && parts_ > 1),
-      partner_(c.memory.l2_slices.partner_offset) {
+      partner_(c.memory.l2_slices.partner_offset),
+      store_header_(c.memory.stores.header_bytes),
+      flit_bytes_(std::max(1u, c.memory.l2_slices.flit_bytes)) {
     const uint32_t n = per_part_ * parts_;
     slices_.reserve(n);
     for (uint32_t i = 0; i < n; ++i) slices_.emplace_back(c, i % per_part_, xbar_, dram_, stats);
@@ -30,14 +34,15 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
 }
 
 L2Slice& L2::route(uint32_t sm, uint64_t t, uint64_t sector, double cost, uint64_t& local, uint64_t& at,
-                   bool port, uint32_t part) {
+                   bool port, uint32_t part, bool follows, double input) {
     const Place p = place(sector);
     const uint32_t s = part * per_part_ + p.slice;
     local = p.local;
     uint64_t queued = port ? xbar_.send(sm, t, request_) : 0;
     stats_.xbar_queue_cycles += queued;
     L2Slice& slice = slices_[s];
-    at = slice.enter(t + queued, request_, cost);
+    at = follows ? slice.follow(t + queued, request_) : slice.enter(t + queued, request_, cost);
+    if (input > 0) at = std::max(at, slice.arrive(t + queued, request_, input));
     return slice;
 }
 
@@ -69,10 +74,26 @@ void L2::invalidate_others(L2Slice& keep, uint64_t local, uint64_t at) {
     }
 }
 
+// The n-th sector (from 0) of a line in one request costs f(n + 1) - f(n), f(0) = 0, f(m) = max(T, m D): one lookup
+// (T = 1 / read_lookups_per_cycle) for the line, the data stage (D = 1 / data_sectors_per_cycle) beside it,
+// so a line of n sectors takes max(T, n D), the slower stage of the two.
+double L2::read_cost(uint64_t sector) {
+    if (data_cost_ <= 0) return read_cost_;
+    const uint64_t line = sector / spl_;
+    if (request_ != line_request_ || line != line_) {
+        line_request_ = request_;
+        line_ = line;
+        line_sectors_ = 0;
+    }
+    const double n = double(line_sectors_++);
+    return std::max(read_cost_, (n + 1) * data_cost_) - (n > 0 ? std::max(read_cost_, n * data_cost_) : 0.0);
+}
+
 uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector) {
     uint64_t local = 0, at = 0;
     const uint32_t part = near(sm);
-    L2Slice& slice = route(sm, t, sector, slice_cost_, local, at, true, part);
+    const double cost = read_cost(sector);
+    L2Slice& slice = route(sm, t, sector, cost, local, at, true, part, cost <= 0);
     if (parts_ == 1 || slice.copy_at(local) != ~0ull) return slice.read(at, local, sector, request_);
     if (uint64_t ready = far_copy(slice, local, at)) {
         slice.take_copy(at, local, ready);
@@ -88,13 +109,30 @@ uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector) {
     return ready;
 }
 
+// The packet's flits grow as its sectors come: ceil((header + bytes) / flit) - the flits so far.
+double L2::store_input(uint64_t sector, bool partial) {
+    if (store_header_ == 0 || flit_cost_ <= 0) return 0;
+    const uint64_t line = sector / spl_;
+    if (request_ != store_request_ || line != store_line_) {
+        store_request_ = request_;
+        store_line_ = line;
+        store_bytes_ = 0;
+    }
+    auto flits = [&](uint32_t bytes) { return bytes ? (store_header_ + bytes + flit_bytes_ - 1) / flit_bytes_ : 0; };
+    const uint32_t before = flits(store_bytes_);
+    store_bytes_ += partial ? 4 : 32;
+    return double(flits(store_bytes_) - before) * flit_cost_;
+}
+
 uint64_t L2::write(uint32_t sm, uint64_t t, uint64_t sector, bool partial) {
+    const double input = store_input(sector, partial);
     if (stores_at_home_) {
         const uint32_t h = home(sector);
-        if (h != near(sm)) return write_at_home(sm, t, sector, partial, h);
+        if (h != near(sm)) return write_at_home(sm, t, sector, partial, h, input);
     }
     uint64_t local = 0, at = 0;
-    L2Slice& slice = route(sm, t, sector, slice_cost_ + (partial ? partial_cost_ : 0.0), local, at, true, near(sm));
+    L2Slice& slice = route(sm, t, sector, slice_cost_ + (partial ? partial_cost_ : 0.0), local, at, true, near(sm),
+                           false, input);
     invalidate_others(slice, local, at);
     return slice.write(at, local, sector, request_, partial);
 }
@@ -102,10 +140,10 @@ uint64_t L2::write(uint32_t sm, uint64_t t, uint64_t sector, bool partial) {
 // The SM's partition checks its tags (the port and the queue, no data cycles) and keeps a copy it
 // has, updated; the home takes the store (a full copy from the SM's partition first, so a partial
 // store there merges with the data), and copies in any third partition are dropped.
-uint64_t L2::write_at_home(uint32_t sm, uint64_t t, uint64_t sector, bool partial, uint32_t h) {
+uint64_t L2::write_at_home(uint32_t sm, uint64_t t, uint64_t sector, bool partial, uint32_t h, double input) {
     uint64_t local = 0, at = 0;
     const uint32_t part = near(sm);
-    L2Slice& mine = route(sm, t, sector, 0.0, local, at, true, part);
+    L2Slice& mine = route(sm, t, sector, 0.0, local, at, true, part, false, input);
     const uint64_t copy = mine.copy_at(local);
     if (copy != ~0ull) mine.touch(local);
     const size_t offset = index_of(mine) % per_part_;

@@ -101,8 +101,10 @@ private:
     // Through the SM's port into the slice of `sector` in partition `part`: the slice, its own sector
     // index and the arrival. `port`: the sector occupies the SM's port (false: it already did in this
     // request); `cost`: the slice cycles it takes there.
+    // `follows`: a read sector that costs nothing here (read_cost 0) waits as the request's earlier ones did;
+    // `input`: the cycles it adds to the slice's crossbar input (a store's packet, store_input).
     L2Slice& route(uint32_t sm, uint64_t t, uint64_t sector, double cost, uint64_t& local, uint64_t& at,
-                   bool port, uint32_t part);
+                   bool port, uint32_t part, bool follows = false, double input = 0);
     uint32_t near(uint32_t sm) const {
         if (parts_ == 1) return 0;
         return sm < sm_map_.size() ? sm_map_[sm] : sm % parts_;
@@ -113,12 +115,18 @@ private:
     uint64_t far_copy(const L2Slice& near, uint64_t local, uint64_t at);
     void invalidate_others(L2Slice& keep, uint64_t local, uint64_t at);
     // stores_at_home: the store of a line homed at partition `h` away from the SM's partition.
-    uint64_t write_at_home(uint32_t sm, uint64_t t, uint64_t sector, bool partial, uint32_t h);
+    uint64_t write_at_home(uint32_t sm, uint64_t t, uint64_t sector, bool partial, uint32_t h, double input);
     AtomicUnit& unit_of(const L2Slice& slice);
     // A line's packets through the SM's port into the slice where they enter (and `home`, when
     // forwarded there): the cycle they are looked up.
     uint64_t atomic_arrival(uint32_t sm, uint64_t t, const AtomicLine& line, L2Slice& entry, L2Slice* home);
     size_t index_of(const L2Slice& slice) const { return size_t(&slice - slices_.data()); }
+    // The slice cycles of a read sector (l2_slices.data_sectors_per_cycle): the sectors of one line in one
+    // request share its lookup, then move at the data rate.
+    double read_cost(uint64_t sector);
+    // The input cycles a store sector adds to its line's packet (stores.header_bytes): the packet of a
+    // line in one request carries a header and 32 B per whole sector, 4 B per byte-masked one.
+    double store_input(uint64_t sector, bool partial);
 
     MemoryStats& stats_;
     Crossbar xbar_;
@@ -127,12 +135,16 @@ private:
     std::vector<AtomicUnit> atomics_;  // one per atomics.slices_per_unit slices
     uint32_t spl_, slices_per_unit_, parts_, per_part_, far_cycles_, hit_latency_;
     std::vector<uint8_t> sm_map_;
-    double slice_cost_, partial_cost_, flit_cost_;
+    double slice_cost_, read_cost_, data_cost_, partial_cost_, flit_cost_;
     bool home_copy_;   // l2_slices.home_copy
     bool stores_at_home_;  // l2_slices.stores_at_home
     bool near_lookup_;
     uint32_t partner_;  // l2_slices.partner_offset
     uint64_t request_ = 0;
+    uint64_t line_request_ = ~0ull, line_ = 0;  // read_cost: the line of the last read sector and its request
+    uint32_t line_sectors_ = 0;                 // and the sectors of that line read so far in that request
+    uint64_t store_request_ = ~0ull, store_line_ = 0;  // store_input: the packet being built
+    uint32_t store_bytes_ = 0, store_header_ = 0, flit_bytes_ = 32;
 };
 
 }  // namespace simt::timing

@@ -38,6 +38,12 @@ uint64_t L2Slice::enter(uint64_t t, uint64_t req, double cost) {
     return t + delay;
 }
 
+uint64_t L2Slice::follow(uint64_t t, uint64_t req) {
+    const uint64_t delay = port_.follow(req);
+    stats_.l2_queue_cycles += delay;
+    return t + delay;
+}
+
 uint64_t L2Slice::arrive(uint64_t t, uint64_t req, double cost) {
     uint64_t delay = input_.take(t, req, cost);
     stats_.l2_queue_cycles += delay;

@@ -53,6 +53,8 @@ public:
 
     // A sector of request `req` arriving at t, costing `cost` slice cycles: the cycle it is taken.
     uint64_t enter(uint64_t t, uint64_t req, double cost);
+    // A sector that rides on the request's earlier sectors here (no cycles of its own): it waits as they did.
+    uint64_t follow(uint64_t t, uint64_t req);
     // Packets of request `req` arriving from the crossbar at t, `cost` input cycles: the cycle they are in.
     uint64_t arrive(uint64_t t, uint64_t req, double cost);
     uint64_t read(uint64_t at, uint64_t local, uint64_t global, uint64_t req);  // data back at the SM

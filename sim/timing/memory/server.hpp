@@ -35,6 +35,9 @@ struct RateServer {
         occupy(t, cost);
         return delay;
     }
+    // A piece of request `req` that costs nothing of its own (it rides on the request's earlier
+    // pieces here): it waits as they did.
+    uint64_t follow(uint64_t req) const { return req == request ? delay : 0; }
     // `cost` cycles of work arriving at t, with no queueing delay asked for.
     void occupy(uint64_t t, double cost) {
         free_at = std::max(free_at, double(t)) + cost;
