@@ -880,3 +880,21 @@ TEST_CASE("memory units: a store's line packet takes ceil((header + data) / flit
     off.begin_request();
     CHECK(off.write(0, 1000, 4 * spl, false) == 1200);
 }
+
+TEST_CASE("memory units: the L1 takes no load while its missed lines in flight reach l1_miss_lines_in_flight",
+          "[timing][memory]") {
+    GpuConfig c = small_config();
+    Recorder free_run;
+    run(kGather, c, {true, &free_run, {}});
+    // Without a limit warp 1's gather enters at 16, behind warp 0's 8 wavefronts (kGather).
+    CHECK(free_run.issue_cycles(1, 2).at(0) < 20);
+    c.memory.l1_miss_lines_in_flight = 2;
+    Recorder limited;
+    run(kGather, c, {true, &limited, {}});
+    // Warp 0's 32 lines (its load may take the count past 2) are all back at 8 + 500: only then
+    // does warp 1's load enter, and its data comes 500 later.
+    CHECK(limited.issue_cycles(0, 2).at(0) == 8);
+    CHECK(limited.issue_cycles(1, 2).at(0) == 508);
+    CHECK(fadd_cycle(limited, 1) >= 1008);
+    CHECK(fadd_cycle(limited, 0) == fadd_cycle(free_run, 0));
+}

@@ -69,7 +69,7 @@ const KeyList kPipeKeys = {"lanes", "interval", "latency", "handoff", "datapaths
 constexpr size_t kMaxDatapaths = 16;
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks", "shared_conflict_latency",
                              "const_latency", "tex_latency", "atomic_latency", "dram_latency",
-                             "dram_bandwidth_gbs", "max_outstanding_per_sm",
+                             "dram_bandwidth_gbs", "max_outstanding_per_sm", "l1_miss_lines_in_flight",
                              "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_local_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
 const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "read_lookups_per_cycle", "data_sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "home_copy", "stores_at_home", "sm_map",
@@ -338,6 +338,7 @@ GpuConfig::Memory read_memory(const Section& s) {
     m.dram_latency = s.u32("dram_latency", 1, kMaxLatency);
     m.dram_bandwidth_gbs = s.number("dram_bandwidth_gbs", 0.01, false, 1e6);
     m.max_outstanding_per_sm = s.u32("max_outstanding_per_sm", 1, 1u << 16);
+    if (s.has("l1_miss_lines_in_flight")) m.l1_miss_lines_in_flight = s.u32("l1_miss_lines_in_flight", 0, 1u << 20);
     m.l1_sectors_per_cycle = s.u32("l1_sectors_per_cycle", 1, 1024);
     if (s.has("l1_line_per_wavefront")) m.l1_line_per_wavefront = s.boolean("l1_line_per_wavefront");
     if (s.has("l1_local_store_allocate")) m.l1_local_store_allocate = s.boolean("l1_local_store_allocate");

@@ -106,6 +106,7 @@ struct GpuConfig {
         uint32_t dram_latency = 0;      // load to use when missing L2 (total, unloaded)
         double dram_bandwidth_gbs = 0;  // GB/s, shared by all SMs
         uint32_t max_outstanding_per_sm = 0;  // in-flight global/local/tex requests per SM
+        uint32_t l1_miss_lines_in_flight = 0; // lines an SM's loads may have on their way from the L2 (0: no limit)
         uint32_t l1_sectors_per_cycle = 4;    // L1TEX tag-stage throughput (a "wavefront")
         bool l1_line_per_wavefront = false;   // a request takes at least one wavefront per distinct line
         bool l1_local_store_allocate = false; // a local store's whole sectors are also written into L1

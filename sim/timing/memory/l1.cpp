@@ -35,6 +35,7 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       flit_bytes_(c.memory.l2_slices.flit_bytes),
       queue_(c.memory.lg_queue_depth),
       credits_(c.memory.stores.sectors_in_flight),
+      miss_lines_(c.memory.l1_miss_lines_in_flight),
       wait_in_queue_(c.memory.stores.wait_in_queue && c.memory.stores.sectors_in_flight > 0 && c.memory.lg_queue_depth > 0) {
     std::vector<uint64_t> storage;
     storage.reserve(cap_ + 1);
@@ -48,6 +49,10 @@ uint64_t L1Tex::reopens_at(uint64_t t) const {
     if (!wait_in_queue_ && credits_.full()) {
         if (pending_.valid) return kLateWake;  // the earliest ack may be the pending store's
         at = std::max(at, credits_.room_at());
+    }
+    if (miss_lines_.full()) {
+        if (pending_.valid) return kLateWake;  // the earliest line back may be the pending load's
+        at = std::max(at, miss_lines_.room_at());
     }
     if (outstanding_.size() + pending_.valid < cap_) return at;
     if (pending_.valid) return kLateWake;  // the earliest completion may be the pending request's
@@ -128,10 +133,12 @@ uint64_t L1Tex::load_sectors(uint64_t start, const SectorList& s, uint32_t extra
     prefetch(s, !l2_only);
     uint64_t done = start + hit_latency_;
     MissPasses passes{miss_lines_per_pass_, miss_pass_cycles_};
+    MissLines lines{miss_lines_};
     for (uint32_t i = 0; i < s.count; ++i) {
         uint64_t fill_time = 0, ready;
         if (l2_only) {
             ready = l2_.read(sm_, start + passes.delay(s.sector[i] / spl_), s.sector[i]);
+            lines.missed(s.sector[i] / spl_, ready);
         } else if (cache_.probe(s.sector[i], fill_time)) {
             ++stats_.l1_hit_sectors;
             ready = std::max(start + hit_latency_, fill_time);
@@ -139,9 +146,11 @@ uint64_t L1Tex::load_sectors(uint64_t start, const SectorList& s, uint32_t extra
             ++stats_.l1_miss_sectors;
             ready = l2_.read(sm_, start + passes.delay(s.sector[i] / spl_), s.sector[i]);
             cache_.fill(s.sector[i], ready, false);
+            lines.missed(s.sector[i] / spl_, ready);
         }
         done = std::max(done, ready);
     }
+    lines.flush();
     return track(done + extra_latency);
 }
 

@@ -33,7 +33,11 @@
 // as outstanding, and accepts_at() answers kLateWake when it would need the
 // request's completion (the outstanding limit is full).
 //
-// Left out: L1 MSHR limits, write coalescing in L1, texture filtering.
+// With memory.l1_miss_lines_in_flight the loads' lines sent to the L2 and not yet back are counted
+// (the L1's miss entries, per line): while they are that many, the L1TEX takes no request (the last
+// load may take the count past the limit by its own lines). Nsight Compute has the H200's gathers,
+// 32 lines per load, waiting to enter (lg_throttle) where a stream of one line per load does not.
+// Left out: write coalescing in L1, texture filtering.
 #pragma once
 
 #include "sim/config/config.hpp"
@@ -51,6 +55,24 @@
 #include <vector>
 
 namespace simt::timing {
+
+// memory.l1_miss_lines_in_flight: a load's missed lines (its sectors come line by line, sorted), each
+// counted until its last sector is back.
+struct MissLines {
+    StoreCredits& count;
+    uint64_t line = ~uint64_t(0), ready = 0;
+    void missed(uint64_t l, uint64_t at) {
+        if (!count.on()) return;
+        if (l != line) flush();
+        line = l;
+        ready = std::max(ready, at);
+    }
+    void flush() {
+        if (line != ~uint64_t(0)) count.sent(ready, 1);
+        line = ~uint64_t(0);
+        ready = 0;
+    }
+};
 
 // The passes of one request's L2 misses: the first `per_pass` distinct missing lines leave at once,
 // each further group of `per_pass` lines `gap` cycles after the previous (the H200: a warp's
@@ -137,6 +159,7 @@ private:
     bool open_at(uint64_t t) {
         if (outstanding_.size() + held_.size() + pending_.valid >= cap_) return false;
         if (credits_.on() && !wait_in_queue_ && !credits_.has_room(t)) return false;
+        if (miss_lines_.on() && !miss_lines_.has_room(t)) return false;
         return queue_.depth() ? last_accept_ <= t && queue_.has_room(t) : tag_free_ <= t;
     }
     uint64_t reopens_at(uint64_t t) const;
@@ -188,6 +211,7 @@ private:
     uint64_t last_start_ = 0, last_accept_ = 0;  // (last_accept_: cycle + 1)
     LgQueue queue_;
     StoreCredits credits_;
+    StoreCredits miss_lines_;  // memory.l1_miss_lines_in_flight: the loads' missed lines not yet back (counted as credits)
     bool wait_in_queue_;       // memory.stores.wait_in_queue (with credits and a queue)
     // A store held in the queue for credits: its start is when it leaves (flush).
     struct Held {
