@@ -324,8 +324,7 @@ std::unique_ptr<Block> Executor::make_block(uint64_t block_index) const {
     block->index = block_index;
     block->ctaid = fragment ? isa::Dim3{uint32_t(block_index), 0, 0} : unflatten(block_index, launch.grid);
     block->shared.assign(program_.shared_bytes, 0);
-    const uint32_t threads = launch_threads_per_block(launch);
-    block->local.assign(uint64_t(threads) * program_.local_bytes, 0);
+    const uint32_t threads = launch_threads_per_block(launch);  // (local memory: at its first access, window())
     const uint32_t nwarps = (threads + isa::kWarpSize - 1) / isa::kWarpSize;
     block->warps.resize(nwarps);
     for (uint32_t wi = 0; wi < nwarps; ++wi) {
@@ -713,7 +712,11 @@ struct Executor::Window {
 Executor::Window Executor::window(Block& b, isa::Space space, int buffer) {
     switch (space) {
     case isa::Space::Shared: return Window{b.shared.data(), 0, b.shared.size()};
-    case isa::Space::Local: return Window{b.local.data(), 0, program_.local_bytes};
+    case isa::Space::Local:  // zero-filled at the block's first local access: a block that never touches it
+                             // costs nothing (512 KiB per thread on thousands of blocks, tests/fuzz)
+        if (b.local.empty())
+            b.local.assign(uint64_t(launch_threads_per_block(program_.launch)) * program_.local_bytes, 0);
+        return Window{b.local.data(), 0, program_.local_bytes};
     default:
         return Window{memory_.data(buffer), int64_t(memory_.base(buffer)), program_.buffers[size_t(buffer)].bytes()};
     }

@@ -94,7 +94,7 @@ struct Block {
     uint64_t index = 0;
     isa::Dim3 ctaid;
     std::vector<uint8_t> shared;   // Program::shared_bytes
-    std::vector<uint8_t> local;    // threads * Program::local_bytes
+    std::vector<uint8_t> local;    // threads * Program::local_bytes, from the block's first local access
     std::vector<Warp> warps;
 
     // True when every warp that is not done waits at the barrier.
