@@ -79,13 +79,7 @@ void L2::invalidate_others(L2Slice& keep, uint64_t local, uint64_t at) {
 // so a line of n sectors takes max(T, n D), the slower stage of the two.
 double L2::read_cost(uint64_t sector) {
     if (data_cost_ <= 0) return read_cost_;
-    const uint64_t line = sector / spl_;
-    if (request_ != line_request_ || line != line_) {
-        line_request_ = request_;
-        line_ = line;
-        line_sectors_ = 0;
-    }
-    const double n = double(line_sectors_++);
+    const double n = double(read_run_.of(request_, sector / spl_)++);
     return std::max(read_cost_, (n + 1) * data_cost_) - (n > 0 ? std::max(read_cost_, n * data_cost_) : 0.0);
 }
 
@@ -112,16 +106,11 @@ uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector) {
 // The packet's flits grow as its sectors come: ceil((header + bytes) / flit) - the flits so far.
 double L2::store_input(uint64_t sector, bool partial) {
     if (store_header_ == 0 || flit_cost_ <= 0) return 0;
-    const uint64_t line = sector / spl_;
-    if (request_ != store_request_ || line != store_line_) {
-        store_request_ = request_;
-        store_line_ = line;
-        store_bytes_ = 0;
-    }
-    auto flits = [&](uint32_t bytes) { return bytes ? (store_header_ + bytes + flit_bytes_ - 1) / flit_bytes_ : 0; };
-    const uint32_t before = flits(store_bytes_);
-    store_bytes_ += partial ? 4 : 32;
-    return double(flits(store_bytes_) - before) * flit_cost_;
+    uint32_t& bytes = store_run_.of(request_, sector / spl_);
+    auto flits = [&](uint32_t b) { return b ? (store_header_ + b + flit_bytes_ - 1) / flit_bytes_ : 0; };
+    const uint32_t before = flits(bytes);
+    bytes += partial ? 4 : 32;
+    return double(flits(bytes) - before) * flit_cost_;
 }
 
 uint64_t L2::write(uint32_t sm, uint64_t t, uint64_t sector, bool partial) {

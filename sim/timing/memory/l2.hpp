@@ -141,10 +141,22 @@ private:
     bool near_lookup_;
     uint32_t partner_;  // l2_slices.partner_offset
     uint64_t request_ = 0;
-    uint64_t line_request_ = ~0ull, line_ = 0;  // read_cost: the line of the last read sector and its request
-    uint32_t line_sectors_ = 0;                 // and the sectors of that line read so far in that request
-    uint64_t store_request_ = ~0ull, store_line_ = 0;  // store_input: the packet being built
-    uint32_t store_bytes_ = 0, store_header_ = 0, flit_bytes_ = 32;
+    // The line of the last sector of one kind and its request, with what that line took so far in that
+    // request (read_cost: sectors; store_input: bytes of its packet).
+    struct LineRun {
+        uint64_t request = ~0ull, line = 0;
+        uint32_t so_far = 0;
+        uint32_t& of(uint64_t req, uint64_t l) {  // so_far, restarted for a new request or line
+            if (req != request || l != line) {
+                request = req;
+                line = l;
+                so_far = 0;
+            }
+            return so_far;
+        }
+    };
+    LineRun read_run_, store_run_;
+    uint32_t store_header_ = 0, flit_bytes_ = 32;
 };
 
 }  // namespace simt::timing
