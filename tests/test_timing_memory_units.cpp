@@ -403,6 +403,22 @@ TEST_CASE("memory units: a write-back costs more while its channel also serves r
     CHECK(dram.write(2000, 128, 64) == 2001);  // the last read is a window ago: plain again
 }
 
+TEST_CASE("memory units: a row opening that turns the channel's direction costs switch_bytes of bus time",
+          "[timing][memory]") {
+    GpuConfig c = small_config();  // 64 B per cycle, one channel
+    c.memory.dram.interleave_bytes = 256;
+    c.memory.dram.open_chunks = 16;
+    c.memory.dram.switch_bytes = 128;  // two cycles per turn
+    MemoryStats stats;
+    Dram dram(c, stats);
+    CHECK(dram.read(0, 0, 64, 1) == 500);     // the first opening turns nothing: 1 cycle
+    CHECK(dram.write(10, 8192, 64) == 13);    // a write-back opens a row after a read's: 1 + 2
+    CHECK(dram.write(20, 8448, 64) == 21);    // another write-back's row: no turn
+    CHECK(dram.read(30, 512, 64, 2) == 530);  // a read's opening after a write's: busy 1 + 2 cycles
+    CHECK(dram.read(30, 576, 64, 3) == 533);  // ... which the next read of that open chunk waits for
+    CHECK(dram.read(40, 640, 64, 4) == 540);  // an open chunk turns nothing (no opening)
+}
+
 TEST_CASE("memory units: sector atomics cost a sector op plus the busiest word's chain", "[timing][memory]") {
     GpuConfig c = small_config();
     c.memory.atomics.same_address_cycles = 4;

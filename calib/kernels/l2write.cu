@@ -18,8 +18,11 @@
 //    (l2dirty rmw without byte masks), 512 per thread of each.
 // Rows: l2write_<shape>_<F>MB.{ms, sectors_per_clk} (sectors stored, and for rmw_sector loaded too,
 // per clock at 1.98 GHz), after one warm launch of the same addresses, median of 5.
-// `l2write SHAPE MB` runs one point once (for ncu: DRAM bytes, hit rate, L2 sector operations).
-// Leaves out: shared (non-private) footprints, streams (streams / write_streams measure those).
+// `l2write SHAPE MB [PARTS]` runs one point once (for ncu: DRAM bytes, hit rate, L2 sector operations).
+// PARTS (or the environment's L2WRITE_PARTS for the table, rows l2write_p<PARTS>_...) splits the
+// footprint in that many parts instead of one per SM: 1 makes it shared (every SM stores and loads all
+// of it at random), which tells a private footprint's own cost from the DRAM mix's.
+// Leaves out: streams (streams / write_streams measure those).
 #include "common.cuh"
 
 __device__ __forceinline__ unsigned mix(unsigned h) {
@@ -69,8 +72,8 @@ __global__ void private_write(float* buf, unsigned sectors, int steps, int shape
 // Stores (and loads) per thread so that every shape writes the same sectors per launch.
 static int steps_for(int shape) { return shape == kWord ? 64 : 512; }
 
-static double run_point(float* buf, size_t bytes, int blocks, int shape, float* out, int reps) {
-  const unsigned sectors = unsigned(bytes / 32), parts = unsigned(blocks / 8);
+static double run_point(float* buf, size_t bytes, int blocks, int shape, unsigned parts, float* out, int reps) {
+  const unsigned sectors = unsigned(bytes / 32);
   const int steps = steps_for(shape);
   private_write<<<blocks, 256>>>(buf, sectors, steps, shape, parts, out);  // warm: the same addresses
   return time_ms([&] { private_write<<<blocks, 256>>>(buf, sectors, steps, shape, parts, out); }, reps, 1);
@@ -91,20 +94,29 @@ int main(int argc, char** argv) {
     fprintf(stderr, "l2write: unknown shape '%s' (word, sector, line, rmw_sector)\n", s.c_str());
     exit(1);
   };
-  if (argc == 3) {  // one point, for ncu
-    const double ms = run_point(buf, size_t(atoi(argv[2])) << 20, blocks, shape_of(argv[1]), out, 1);
+  const char* env_parts = getenv("L2WRITE_PARTS");
+  unsigned parts = unsigned(blocks / 8);
+  if (argc == 4) parts = unsigned(atoi(argv[3]));
+  else if (env_parts) parts = unsigned(atoi(env_parts));
+  if (parts < 1 || parts > unsigned(blocks / 8)) {
+    fprintf(stderr, "l2write: PARTS must be 1..%d\n", blocks / 8);
+    return 1;
+  }
+  const std::string prefix = argc < 4 && env_parts ? fmt("l2write_p%u", parts) : std::string("l2write");
+  if (argc == 3 || argc == 4) {  // one point, for ncu
+    const double ms = run_point(buf, size_t(atoi(argv[2])) << 20, blocks, shape_of(argv[1]), parts, out, 1);
     printf("%s %s MB: %.4f ms\n", argv[1], argv[2], ms);
     return 0;
   }
   const double sectors = double(blocks) * 256.0 * 64;  // sectors stored per launch, every shape
   for (int mb : {16, 32, 48, 56, 64, 96, 192})
     for (int shape = 0; shape < 4; ++shape) {
-      const double ms = run_point(buf, size_t(mb) << 20, blocks, shape, out, 5);
+      const double ms = run_point(buf, size_t(mb) << 20, blocks, shape, parts, out, 5);
       const double moved = shape == kRmwSector ? 2 * sectors : sectors;
-      const std::string k = fmt("l2write_%s_%dMB", kShapeNames[shape], mb);
-      const std::string n = fmt("kernel=private_write %s;%d MB in %d parts (SM s uses part s);%d x 256 threads;"
+      const std::string k = fmt("%s_%s_%dMB", prefix.c_str(), kShapeNames[shape], mb);
+      const std::string n = fmt("kernel=private_write %s;%d MB in %u parts (SM s uses part s %% parts);%d x 256 threads;"
                                 "%d lanes per stored unit of %d sectors;%d steps per thread;after a warm launch;median of 5",
-                                kShapeNames[shape], mb, blocks / 8, blocks, lanes_per_unit(shape),
+                                kShapeNames[shape], mb, parts, blocks, lanes_per_unit(shape),
                                 sectors_per_unit(shape), steps_for(shape));
       row(k, "ms", ms, "ms", n);
       row(k, "sectors_per_clk", moved / (ms * 1e-3 * 1.98e9), "1/clk", n);

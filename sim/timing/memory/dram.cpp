@@ -28,6 +28,7 @@ Dram::Dram(const GpuConfig& c, MemoryStats& stats)
     read_activate_cycles_ = c.memory.dram.read_activate_bytes * cycles_per_byte_;
     turnaround_cycles_ = c.memory.dram.rmw_turnaround_bytes * cycles_per_byte_;
     mixed_write_cycles_ = c.memory.dram.mixed_write_bytes * cycles_per_byte_;
+    switch_cycles_ = c.memory.dram.switch_bytes * cycles_per_byte_;
     write_row_ = std::max<uint64_t>(c.memory.dram.write_row_bytes, interleave_);
     open_.assign(std::max(c.memory.dram.open_chunks, 1u), ~0ull);
     write_banks_ = c.memory.dram.write_banks;
@@ -50,6 +51,7 @@ Dram::Channel& Dram::route(uint64_t t, uint64_t addr, uint32_t bytes, bool write
         slot = row;
         cost += write ? write_row_miss_cycles_ : row_miss_cycles_;
         // A bank opens its write row beside the data bus: the activation window is a server of its own.
+        cost += turn(ch, write);
         if (write) ch.activate.occupy(t, write_activate_cycles_);
         if (opened) *opened = true;
         ++stats_.dram_row_misses;
@@ -85,6 +87,14 @@ uint64_t Dram::activation_wait(uint64_t t, Channel& ch) {
     const double free_at = ch.activate.free_at;
     ch.activate.occupy(t, read_activate_cycles_);
     return free_at > double(t) ? uint64_t(std::ceil(free_at - double(t))) : 0;
+}
+
+// The turnaround a row opening of direction `write` costs the channel's data bus.
+double Dram::turn(Channel& ch, bool write) {
+    const int8_t dir = write ? 1 : 0;
+    const bool turns = ch.last_open >= 0 && ch.last_open != dir;
+    ch.last_open = dir;
+    return turns ? switch_cycles_ : 0.0;
 }
 
 uint64_t Dram::read(uint64_t t, uint64_t addr, uint32_t bytes, uint64_t req) {

@@ -24,7 +24,14 @@
 // opens a row, is bound by the bus alone. A write-back to a channel that also served reads in the
 // last load window pays dram.mixed_write_bytes more: the controller's share of the
 // turnarounds between its read and write batches (a copy reaches 3.64 TB/s of read +
-// write where reads alone reach 4.36 and writes alone 4.2).
+// write where reads alone reach 4.36 and writes alone 4.2). Random traffic cannot be batched
+// that way: a row opening whose direction differs from the channel's previous row opening (a
+// read after a write-back, or a write-back after a read) holds the data bus dram.switch_bytes
+// longer (the write-to-read and read-to-write turnarounds, tWTR / tRTW, that the controller
+// cannot fill with other banks' data). A stream's accesses rarely open a row, so rarely turn. With random reads and write-backs
+// in proportions p and q, 2pq of the openings turn: the H100's DRAM counters on random
+// read-modify-write footprints (calib/kernels/probe_l2parts.sh) cost about 90 B per turn beside
+// reads alone and writes alone.
 //
 // Latency spread: an access's latency varies with the state of its bank (row hit, row miss,
 // a conflict with the requests queued there). Each access to a chunk draws a deterministic
@@ -45,7 +52,7 @@
 // backlog takes over. It is computed from the requests issued so far, at
 // issue, so event skipping stays exact.
 //
-// Left out: refresh, read/write turnaround, bank groups, command scheduling.
+// Left out: refresh, bank groups, command scheduling (turnarounds are costs here, not a schedule).
 #pragma once
 
 #include "sim/config/config.hpp"
@@ -78,11 +85,13 @@ private:
         RateServer bus;
         RateServer activate;     // write-row activations (write_banks > 0)
         uint64_t last_read = 0;  // cycle of its last read + 1 (0: none yet)
+        int8_t last_open = -1;   // direction of its last row opening: 0 read, 1 write (-1: none yet)
     };
     // The channel of addr and the cycles it occupies it (opening its chunk if needed, in the
     // table of reads or of write-backs; a write row opened at t also takes the activation window).
     Channel& route(uint64_t t, uint64_t addr, uint32_t bytes, bool write, double& cost, bool* opened = nullptr);
     uint64_t activation_wait(uint64_t t, Channel& ch);  // a read's wait for the activation window
+    double turn(Channel& ch, bool write);               // a row opening's turnaround on the bus (dram.switch_bytes)
     uint64_t load_term(uint64_t t, double busy);
     uint64_t spread(uint64_t addr, uint64_t req) const;
 
@@ -92,7 +101,7 @@ private:
     std::vector<uint64_t> open_write_;  // the same for the write-backs
     uint32_t interleave_, latency_, spread_step_;
     double cycles_per_byte_ = 0;    // per channel
-    double row_miss_cycles_ = 0, write_row_miss_cycles_ = 0, write_activate_cycles_ = 0, read_activate_cycles_ = 0, turnaround_cycles_ = 0, mixed_write_cycles_ = 0;
+    double row_miss_cycles_ = 0, write_row_miss_cycles_ = 0, write_activate_cycles_ = 0, read_activate_cycles_ = 0, turnaround_cycles_ = 0, mixed_write_cycles_ = 0, switch_cycles_ = 0;
     uint64_t write_row_ = 0;        // bytes of address space one batch of write-backs opens
     uint32_t write_banks_ = 0;      // banks per channel (0: open_write_ is one GPU-wide table)
     double service_, window_;
