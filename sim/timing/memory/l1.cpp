@@ -30,6 +30,7 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       miss_lines_per_pass_(c.memory.l1_miss_lines_per_pass),
       miss_pass_cycles_(c.memory.l1_miss_pass_cycles),
       spl_(std::max(1u, l1.line_bytes / std::max(c.memory.sector_bytes, 1u))),
+      by_spl_(spl_),
       l2_spl_(std::max(1u, c.memory.l2.line_bytes / std::max(c.memory.sector_bytes, 1u))),
       header_bytes_(c.memory.atomics.header_bytes),
       flit_bytes_(c.memory.l2_slices.flit_bytes),
@@ -109,7 +110,7 @@ uint64_t L1Tex::track(uint64_t done) {
 // the L1 (`l1`) and the L2, are asked for at once, so their misses overlap; then, those sets
 // arriving, the ways the sectors will touch.
 void L1Tex::prefetch(const SectorList& s, bool l1) const {
-    std::array<L2::Place, std::tuple_size_v<decltype(s.sector)>> at;
+    L2::Place at[std::tuple_size_v<decltype(s.sector)>];  // (only the first s.count are set: no zero-fill)
     for (uint32_t i = 0; i < s.count; ++i) {
         if (l1) cache_.prefetch(s.sector[i]);
         at[i] = l2_.place(s.sector[i]);
@@ -137,16 +138,16 @@ uint64_t L1Tex::load_sectors(uint64_t start, const SectorList& s, uint32_t extra
     for (uint32_t i = 0; i < s.count; ++i) {
         uint64_t fill_time = 0, ready;
         if (l2_only) {
-            ready = l2_.read(sm_, start + passes.delay(s.sector[i] / spl_), s.sector[i]);
-            lines.missed(s.sector[i] / spl_, ready);
+            ready = l2_.read(sm_, start + passes.delay(by_spl_.div(s.sector[i])), s.sector[i]);
+            lines.missed(by_spl_.div(s.sector[i]), ready);
         } else if (cache_.probe(s.sector[i], fill_time)) {
             ++stats_.l1_hit_sectors;
             ready = std::max(start + hit_latency_, fill_time);
         } else {
             ++stats_.l1_miss_sectors;
-            ready = l2_.read(sm_, start + passes.delay(s.sector[i] / spl_), s.sector[i]);
+            ready = l2_.read(sm_, start + passes.delay(by_spl_.div(s.sector[i])), s.sector[i]);
             cache_.fill(s.sector[i], ready, false);
-            lines.missed(s.sector[i] / spl_, ready);
+            lines.missed(by_spl_.div(s.sector[i]), ready);
         }
         done = std::max(done, ready);
     }

@@ -66,12 +66,13 @@ public:
     void begin_request() { ++request_; }  // before the sectors of one warp request
     // Where a sector is held: its slice within a partition and its index there.
     struct Place {
-        uint32_t slice = 0;
-        uint64_t local = 0;
+        uint32_t slice;
+        uint64_t local;
     };
     Place place(uint64_t sector) const {
-        const uint64_t line = sector / spl_;
-        return {xbar_.slice_of(line), xbar_.local_of(line) * spl_ + sector % spl_};
+        uint32_t slice;
+        const uint64_t local_line = xbar_.place(by_spl_.div(sector), slice);
+        return {slice, local_line * spl_ + by_spl_.mod(sector)};
     }
     // The sets a sector is looked up in (its slice in every partition) toward the host's caches,
     // before a request's sectors are sent (SectorCache::prefetch); `way`: their ways (prefetch_way).
@@ -157,6 +158,7 @@ private:
     };
     LineRun read_run_, store_run_;
     uint32_t store_header_ = 0, flit_bytes_ = 32;
+    FastDiv by_spl_, by_parts_, by_per_part_;  // spl_, parts_, per_part_ (fast_div.hpp)
 };
 
 }  // namespace simt::timing
