@@ -38,28 +38,48 @@ void SubPartition::add(TWarp* w) {
     view_[i] = WarpView{.resident = true, .slot = w->id.slot, .age = w->age, .block = w->id.block};
     resident_ |= 1ull << i;
     arrived_ |= 1ull << i;
+    far_ &= ~(1ull << i);
     views_used_ = std::max(views_used_, i + 1);
-    block(i, w->wake);
+    block(i, w->wake, w->wake);
     wake_at(w->wake);
 }
 
-inline void SubPartition::block(uint32_t i, uint64_t until) {
+inline void SubPartition::block(uint32_t i, uint64_t until, uint64_t t) {
     blocked_ |= 1ull << i;
     wake_[i] = until;
     next_wake_ = std::min(next_wake_, until);
+    if (until > t + kFar) set_far(i, until);
 }
 
-// 1: the blocked warps whose wake time has come.
+// 1: the blocked warps whose wake time has come. Those blocked for more than kFar
+// cycles (a load's result, a barrier: block) are set apart (far_) and looked at
+// only once the earliest of them (far_min_) has come.
 void SubPartition::wake(uint64_t t) {
     // Which are due, and the earliest wake of the others (no branch per warp:
     // the comparisons are hard to predict).
     uint64_t due = 0, next = kNever;
-    for (uint64_t m = blocked_; m; m &= m - 1) {
-        uint32_t i = uint32_t(std::countr_zero(m));
-        const uint64_t at = wake_[i];
-        const bool now = at <= t;
-        due |= uint64_t(now) << i;
-        next = std::min(next, now ? kNever : at);
+    if (far_min_ > t) {
+        for (uint64_t m = blocked_ & ~far_; m; m &= m - 1) {
+            uint32_t i = uint32_t(std::countr_zero(m));
+            const uint64_t at = wake_[i];
+            const bool now = at <= t;
+            due |= uint64_t(now) << i;
+            next = std::min(next, now ? kNever : at);
+        }
+        next = std::min(next, far_min_);
+    } else {  // every blocked warp, the far ones set apart again
+        uint64_t far = 0, far_min = kNever;
+        for (uint64_t m = blocked_; m; m &= m - 1) {
+            uint32_t i = uint32_t(std::countr_zero(m));
+            const uint64_t at = wake_[i];
+            const bool now = at <= t, later = at > t + kFar;
+            due |= uint64_t(now) << i;
+            far |= uint64_t(later) << i;
+            next = std::min(next, now ? kNever : at);
+            far_min = std::min(far_min, later ? at : kNever);
+        }
+        far_ = far;
+        far_min_ = far_min;
     }
     for (uint64_t m = due; m; m &= m - 1) {
         uint32_t i = uint32_t(std::countr_zero(m));
@@ -79,7 +99,7 @@ void SubPartition::wake(uint64_t t) {
 }
 
 // Local slot i's wake time came.
-void SubPartition::reevaluate(uint32_t i, uint64_t t) {
+[[gnu::always_inline]] inline void SubPartition::reevaluate(uint32_t i, uint64_t t) {
     TWarp* w = warp_[i];
     uint64_t bit = 1ull << i;
     sm_.reevaluate(*w, t);
@@ -89,6 +109,7 @@ void SubPartition::reevaluate(uint32_t i, uint64_t t) {
         view_[i] = WarpView{};
         resident_ &= ~bit;
         blocked_ &= ~bit;
+        far_ &= ~bit;
         return;
     }
     if (w->candidate) {
@@ -97,6 +118,7 @@ void SubPartition::reevaluate(uint32_t i, uint64_t t) {
         enter(i, t);
     } else {
         wake_[i] = w->wake;
+        if (w->wake > t + kFar) set_far(i, w->wake);
         view_[i].long_wait = is_long_wait(w->state);
     }
 }
@@ -162,7 +184,7 @@ uint64_t SubPartition::check_candidates(uint64_t t) {
         candidates_ &= ~(1ull << i);
         not_selected_ &= ~(1ull << i);
         throttled_ |= 1ull << i;
-        block(i, free_at);
+        block(i, free_at, t);
     }
     return eligible;
 }
@@ -218,7 +240,7 @@ inline uint64_t SubPartition::next_after(uint64_t t, bool issued) const {
     last_warp_ = i;
 }
 
-inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
+[[gnu::always_inline]] inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
     TWarp& w = *warp_[i];
     const uint64_t bit = 1ull << i;
     view_[i].yielded = code_[w.pc].yields;
@@ -248,13 +270,17 @@ inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
 
 // The pipe an issue picked at t took is busy until pipes.free_at (> t + 1):
 // its waiting warps are throttled from t + 1 until then.
-void SubPartition::open_window(int p, uint64_t t) {
-    if (log_.exact())  // the observer gets exact intervals: settle each wait before the window
-        for (uint64_t m = wait_[p]; m; m &= m - 1) {
-            TWarp& w = *warp_[std::countr_zero(m)];
-            if (w.state_since <= t) log_.settle_wait(w, t + 1, windows_);
-        }
+[[gnu::always_inline]] inline void SubPartition::open_window(int p, uint64_t t) {
+    if (log_.exact()) settle_waits(p, t);
     windows_.open(p, t + 1, pipes.free_at[p]);
+}
+
+// With an observer: the intervals are exact, so each wait for pipe p is settled before its new window.
+void SubPartition::settle_waits(int p, uint64_t t) {
+    for (uint64_t m = wait_[p]; m; m &= m - 1) {
+        TWarp& w = *warp_[std::countr_zero(m)];
+        if (w.state_since <= t) log_.settle_wait(w, t + 1, windows_);
+    }
 }
 
 // Warp i just issued; it is evaluated again at w.wake (the end of its issue
@@ -262,14 +288,14 @@ void SubPartition::open_window(int p, uint64_t t) {
 // SM unit, the outcome depends only on its own launch, branch and register
 // times, which nothing can change before then: it goes to its next set now.
 // (Nothing in this scheduler looks at it before w.wake: it is busy until then.)
-inline void SubPartition::after_issue(uint32_t i) {
+[[gnu::always_inline]] inline void SubPartition::after_issue(uint32_t i) {
     TWarp& w = *warp_[i];
     const uint64_t at = w.wake;
     if (!w.draining && !w.at_barrier) {
         sm_.reevaluate(w, at);
         if (!w.candidate) {
             view_[i].long_wait = is_long_wait(w.state);
-            block(i, w.wake);
+            block(i, w.wake, at);
             return;
         }
         if (waits_for_pipe(code_[w.pc])) {
@@ -280,7 +306,7 @@ inline void SubPartition::after_issue(uint32_t i) {
         w.wake = at;
     }
     view_[i].long_wait = false;
-    block(i, at);
+    block(i, at, at);
 }
 
 void SubPartition::finish_issue(TWarp& w, uint64_t t) {

@@ -47,11 +47,9 @@ namespace simt::timing {
 class Sm;
 
 class alignas(64) SubPartition {
-public:
-    PipeState pipes;                     // read and written by Sm::issue
-
 private:
-    // The per-tick state first, so that a tick touches few cache lines.
+    // The per-tick state first, then the pipes' free times, so that a tick touches few
+    // cache lines (the first five: prefetch()).
     uint64_t next_wake_ = kNever;        // earliest wake_ of a blocked warp
     uint64_t next_event_ = kNever;
     uint64_t busy_until_ = 0;            // first cycle the scheduler can issue again
@@ -67,8 +65,13 @@ private:
     uint64_t throttled_ = 0;             // bit i: such a candidate blocked only by its pipe or unit (wake_ = free)
     uint64_t not_selected_ = 0;          // bit i: candidate whose state is already not_selected
     uint64_t arrived_ = 0;               // bit i: a warp came to slot i since the policy's last pick
+    uint64_t far_ = 0;                   // bit i: blocked for more than kFar cycles (wake_ >= far_min_)
+    uint64_t far_min_ = kNever;          // the earliest wake_ of the far_ warps (or earlier)
+    static constexpr uint64_t kFar = 64;
 
 public:
+    PipeState pipes;                     // read and written by Sm::issue (free_at first)
+
     SubPartition(Sm& sm, uint32_t index, Context& ctx, const SmShare& share);
 
     void add(TWarp* w);                  // a warp dispatched here
@@ -77,6 +80,7 @@ public:
     void wake_at(uint64_t t) { if (t < next_event_) next_event_ = t; }
     // The SM changed w.wake from outside a tick (barrier release).
     void sync(const TWarp& w) {
+        far_ &= ~(1ull << w.lslot);  // (looked at in every wake again: far_min_ stays a lower bound)
         wake_[w.lslot] = w.wake;
         next_wake_ = std::min(next_wake_, w.wake);
         wake_at(w.wake);
@@ -99,14 +103,18 @@ public:
     // Asks for the cache lines a tick reads first (a hint; see Sm::prefetch).
     void prefetch() const {
         const char* p = reinterpret_cast<const char*>(this);
-        for (int line = 0; line < 3; ++line) __builtin_prefetch(p + 64 * line);
+        for (int line = 0; line < 5; ++line) __builtin_prefetch(p + 64 * line);
     }
 
 private:
     void wake(uint64_t t);
     void reevaluate(uint32_t i, uint64_t t);
     void enter(uint32_t i, uint64_t t);      // w became a candidate at t: waiting or candidate
-    void block(uint32_t i, uint64_t until);
+    void block(uint32_t i, uint64_t until, uint64_t t);  // (t: now, to tell a far wake)
+    void set_far(uint32_t i, uint64_t until) {
+        far_ |= 1ull << i;
+        far_min_ = std::min(far_min_, until);
+    }
     uint64_t check_candidates(uint64_t t);  // the eligible ones
     uint64_t first_arrived(uint64_t eligible) const;  // of the eligible L1TEX candidates, the one waiting longest
     void not_selected(uint64_t eligible, int chosen, uint64_t t);
@@ -114,6 +122,7 @@ private:
     void read_operands(uint32_t i, uint64_t t, ReadPorts::Timing& rd);  // (an out-parameter: no packing of the result)
     void after_issue(uint32_t i);
     void open_window(int pipe, uint64_t t);
+    [[gnu::noinline]] void settle_waits(int pipe, uint64_t t);
     uint64_t next_after(uint64_t t, bool issued) const;
 
     PipeWindows windows_;                // busy windows of the pipes (lazy accounting)
