@@ -179,7 +179,7 @@ private:
         return std::max(w, lines);
     }
     uint64_t track(uint64_t done);
-    void prefetch(const SectorList& s, bool l1) const;
+    void prefetch(const SectorList& s, bool l1, L2::Place* at) const;  // (at: each sector's L2::place)
     uint64_t load_sectors(uint64_t start, const SectorList& s, uint32_t extra_latency, bool l2_only);
     uint64_t store_sectors(uint64_t start, const SectorList& s, uint64_t partial, bool allocate);
     uint64_t atomic_sectors(uint64_t start, const SectorList& s, const AtomicGroups& g);

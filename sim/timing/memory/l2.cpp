@@ -37,8 +37,8 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
 }
 
 L2Slice& L2::route(uint32_t sm, uint64_t t, uint64_t sector, double cost, uint64_t& local, uint64_t& at,
-                   bool port, uint32_t part, bool follows, double input) {
-    const Place p = place(sector);
+                   bool port, uint32_t part, bool follows, double input, const Place* known) {
+    const Place p = known ? *known : place(sector);
     const uint32_t s = part * per_part_ + p.slice;
     local = p.local;
     uint64_t queued = port ? xbar_.send(sm, t, request_) : 0;
@@ -86,11 +86,11 @@ double L2::read_cost(uint64_t sector) {
     return std::max(read_cost_, (n + 1) * data_cost_) - (n > 0 ? std::max(read_cost_, n * data_cost_) : 0.0);
 }
 
-uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector) {
+uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector, const Place* known) {
     uint64_t local = 0, at = 0;
     const uint32_t part = near(sm);
     const double cost = read_cost(sector);
-    L2Slice& slice = route(sm, t, sector, cost, local, at, true, part, cost <= 0);
+    L2Slice& slice = route(sm, t, sector, cost, local, at, true, part, cost <= 0, 0, known);
     if (parts_ == 1 || slice.copy_at(local) != ~0ull) return slice.read(at, local, sector, request_);
     if (uint64_t ready = far_copy(slice, local, at)) {
         slice.take_copy(at, local, ready);

@@ -80,7 +80,8 @@ public:
         for (uint32_t q = 0; q < parts_; ++q) slices_[q * per_part_ + p.slice].prefetch(p.local, way);
     }
     // Each returns the cycle the data (the ack, the old value) is back at SM `sm`.
-    uint64_t read(uint32_t sm, uint64_t t, uint64_t sector);
+    // (`known`: the sector's place(), when the caller has it already)
+    uint64_t read(uint32_t sm, uint64_t t, uint64_t sector, const Place* known = nullptr);
     uint64_t write(uint32_t sm, uint64_t t, uint64_t sector, bool partial);
     // `ops` lane operations on the word at `addr` (in `sector`); `first` when it is the
     // request's first group in that sector (the sector crosses the crossbar and the slice once).
@@ -105,7 +106,7 @@ private:
     // `follows`: a read sector that costs nothing here (read_cost 0) waits as the request's earlier ones did;
     // `input`: the cycles it adds to the slice's crossbar input (a store's packet, store_input).
     L2Slice& route(uint32_t sm, uint64_t t, uint64_t sector, double cost, uint64_t& local, uint64_t& at,
-                   bool port, uint32_t part, bool follows = false, double input = 0);
+                   bool port, uint32_t part, bool follows = false, double input = 0, const Place* known = nullptr);
     uint32_t near(uint32_t sm) const {
         if (parts_ == 1) return 0;
         return sm < sm_map_.size() ? sm_map_[sm] : sm % parts_;
