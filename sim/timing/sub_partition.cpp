@@ -38,48 +38,84 @@ void SubPartition::add(TWarp* w) {
     view_[i] = WarpView{.resident = true, .slot = w->id.slot, .age = w->age, .block = w->id.block};
     resident_ |= 1ull << i;
     arrived_ |= 1ull << i;
-    far_ &= ~(1ull << i);
     views_used_ = std::max(views_used_, i + 1);
-    block(i, w->wake, w->wake);
+    block(i, w->wake);
     wake_at(w->wake);
 }
 
-inline void SubPartition::block(uint32_t i, uint64_t until, uint64_t t) {
+inline void SubPartition::block(uint32_t i, uint64_t until) {
     blocked_ |= 1ull << i;
     wake_[i] = until;
     next_wake_ = std::min(next_wake_, until);
-    if (until > t + kFar) set_far(i, until);
+    file_wake(i, until);
 }
 
-// 1: the blocked warps whose wake time has come. Those blocked for more than kFar
-// cycles (a load's result, a barrier: block) are set apart (far_) and looked at
-// only once the earliest of them (far_min_) has come.
+// Where blocked warp i waits for its wake (see wake()).
+inline void SubPartition::file_wake(uint32_t i, uint64_t until) {
+    const uint64_t bit = 1ull << i;
+    if (until <= now_) {  // (due at the next wake)
+        early_ |= bit;
+    } else if (until - now_ <= kWindow) {
+        const uint32_t b = uint32_t(until % kWindow);
+        bucket_[b] |= bit;
+        filled_ |= 1ull << b;
+    } else {
+        far_ |= bit;
+        far_min_ = std::min(far_min_, until);
+    }
+}
+
+// Undoes file_wake(i, wake_[i]) (far_min_ stays a lower bound of the far ones).
+inline void SubPartition::unfile_wake(uint32_t i) {
+    const uint64_t bit = 1ull << i;
+    const uint64_t at = wake_[i];
+    early_ &= ~bit;
+    far_ &= ~bit;
+    if (at > now_ && at - now_ <= kWindow) {
+        const uint32_t b = uint32_t(at % kWindow);
+        bucket_[b] &= ~bit;
+        if (!bucket_[b]) filled_ &= ~(1ull << b);
+    }
+}
+
+void SubPartition::sync(const TWarp& w) {
+    unfile_wake(w.lslot);
+    wake_[w.lslot] = w.wake;
+    file_wake(w.lslot, w.wake);
+    next_wake_ = std::min(next_wake_, w.wake);
+    wake_at(w.wake);
+}
+
+// 1: the blocked warps whose wake time has come. A warp that wakes within kWindow
+// cycles of the last wake (now_) is filed in the bucket of its wake time (a ring of
+// kWindow buckets: each holds one time), a later one with the far ones (far_, the
+// earliest at far_min_), which are filed again once that earliest comes within the
+// window. So a wake takes the due buckets' warps without looking at the others.
 void SubPartition::wake(uint64_t t) {
-    // Which are due, and the earliest wake of the others (no branch per warp:
-    // the comparisons are hard to predict).
-    uint64_t due = 0, next = kNever;
-    if (far_min_ > t) {
-        for (uint64_t m = blocked_ & ~far_; m; m &= m - 1) {
-            uint32_t i = uint32_t(std::countr_zero(m));
-            const uint64_t at = wake_[i];
-            const bool now = at <= t;
-            due |= uint64_t(now) << i;
-            next = std::min(next, now ? kNever : at);
+    uint64_t due = early_;
+    early_ = 0;
+    // The buckets of the times (now_, t].
+    uint64_t range = ~0ull;
+    if (t - now_ < kWindow) {
+        const uint64_t span = (1ull << (t - now_)) - 1;
+        range = std::rotl(span, int((now_ + 1) % kWindow));
+    }
+    for (uint64_t m = filled_ & range; m; m &= m - 1) {
+        const int b = std::countr_zero(m);
+        due |= bucket_[b];
+        bucket_[b] = 0;
+    }
+    filled_ &= ~range;
+    now_ = t;
+    if (far_min_ <= t + kWindow) {
+        const uint64_t far = far_;
+        far_ = 0;
+        far_min_ = kNever;
+        for (uint64_t m = far; m; m &= m - 1) {
+            const uint32_t i = uint32_t(std::countr_zero(m));
+            if (wake_[i] <= t) due |= 1ull << i;
+            else file_wake(i, wake_[i]);
         }
-        next = std::min(next, far_min_);
-    } else {  // every blocked warp, the far ones set apart again
-        uint64_t far = 0, far_min = kNever;
-        for (uint64_t m = blocked_; m; m &= m - 1) {
-            uint32_t i = uint32_t(std::countr_zero(m));
-            const uint64_t at = wake_[i];
-            const bool now = at <= t, later = at > t + kFar;
-            due |= uint64_t(now) << i;
-            far |= uint64_t(later) << i;
-            next = std::min(next, now ? kNever : at);
-            far_min = std::min(far_min, later ? at : kNever);
-        }
-        far_ = far;
-        far_min_ = far_min;
     }
     for (uint64_t m = due; m; m &= m - 1) {
         uint32_t i = uint32_t(std::countr_zero(m));
@@ -93,8 +129,11 @@ void SubPartition::wake(uint64_t t) {
             continue;
         }
         reevaluate(i, t);
-        if (blocked_ & bit) next = std::min(next, wake_[i]);
     }
+    // The earliest filed wake: the first filled bucket after now_, or a far one.
+    uint64_t next = far_min_;
+    if (filled_) next = std::min(next, now_ + 1 + uint64_t(std::countr_zero(std::rotr(filled_, int((now_ + 1) % kWindow)))));
+    if (early_) next = std::min(next, now_);
     next_wake_ = next;
 }
 
@@ -109,7 +148,6 @@ void SubPartition::wake(uint64_t t) {
         view_[i] = WarpView{};
         resident_ &= ~bit;
         blocked_ &= ~bit;
-        far_ &= ~bit;
         return;
     }
     if (w->candidate) {
@@ -118,7 +156,7 @@ void SubPartition::wake(uint64_t t) {
         enter(i, t);
     } else {
         wake_[i] = w->wake;
-        if (w->wake > t + kFar) set_far(i, w->wake);
+        file_wake(i, w->wake);
         view_[i].long_wait = is_long_wait(w->state);
     }
 }
@@ -184,7 +222,7 @@ uint64_t SubPartition::check_candidates(uint64_t t) {
         candidates_ &= ~(1ull << i);
         not_selected_ &= ~(1ull << i);
         throttled_ |= 1ull << i;
-        block(i, free_at, t);
+        block(i, free_at);
     }
     return eligible;
 }
@@ -295,7 +333,7 @@ void SubPartition::settle_waits(int p, uint64_t t) {
         sm_.reevaluate(w, at);
         if (!w.candidate) {
             view_[i].long_wait = is_long_wait(w.state);
-            block(i, w.wake, at);
+            block(i, w.wake);
             return;
         }
         if (waits_for_pipe(code_[w.pc])) {
@@ -306,7 +344,7 @@ void SubPartition::settle_waits(int p, uint64_t t) {
         w.wake = at;
     }
     view_[i].long_wait = false;
-    block(i, at, at);
+    block(i, at);
 }
 
 void SubPartition::finish_issue(TWarp& w, uint64_t t) {

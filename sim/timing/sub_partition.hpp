@@ -65,9 +65,15 @@ private:
     uint64_t throttled_ = 0;             // bit i: such a candidate blocked only by its pipe or unit (wake_ = free)
     uint64_t not_selected_ = 0;          // bit i: candidate whose state is already not_selected
     uint64_t arrived_ = 0;               // bit i: a warp came to slot i since the policy's last pick
-    uint64_t far_ = 0;                   // bit i: blocked for more than kFar cycles (wake_ >= far_min_)
-    uint64_t far_min_ = kNever;          // the earliest wake_ of the far_ warps (or earlier)
-    static constexpr uint64_t kFar = 64;
+    // The blocked warps by wake time (wake()): the buckets of the next kWindow cycles after now_
+    // (bucket_[c % kWindow]: the warps that wake at c; filled_: the non-empty ones), the later
+    // ones (far_, the earliest at far_min_ or later), and those due at the next wake (early_).
+    static constexpr uint64_t kWindow = 64;
+    uint64_t now_ = 0;                   // the last wake's cycle
+    uint64_t filled_ = 0;                // bit b: bucket_[b] != 0
+    uint64_t early_ = 0;
+    uint64_t far_ = 0;
+    uint64_t far_min_ = kNever;
 
 public:
     PipeState pipes;                     // read and written by Sm::issue (free_at first)
@@ -79,12 +85,7 @@ public:
     uint64_t next_event() const { return next_event_; }
     void wake_at(uint64_t t) { if (t < next_event_) next_event_ = t; }
     // The SM changed w.wake from outside a tick (barrier release).
-    void sync(const TWarp& w) {
-        far_ &= ~(1ull << w.lslot);  // (looked at in every wake again: far_min_ stays a lower bound)
-        wake_[w.lslot] = w.wake;
-        next_wake_ = std::min(next_wake_, w.wake);
-        wake_at(w.wake);
-    }
+    void sync(const TWarp& w);
     bool empty() const { return resident_ == 0; }
     void add_regfile(RegFileStats& s) const {
         s.operand_reads += rf_.operand_reads;
@@ -110,11 +111,9 @@ private:
     void wake(uint64_t t);
     void reevaluate(uint32_t i, uint64_t t);
     void enter(uint32_t i, uint64_t t);      // w became a candidate at t: waiting or candidate
-    void block(uint32_t i, uint64_t until, uint64_t t);  // (t: now, to tell a far wake)
-    void set_far(uint32_t i, uint64_t until) {
-        far_ |= 1ull << i;
-        far_min_ = std::min(far_min_, until);
-    }
+    void block(uint32_t i, uint64_t until);
+    void file_wake(uint32_t i, uint64_t until);
+    void unfile_wake(uint32_t i);
     uint64_t check_candidates(uint64_t t);  // the eligible ones
     uint64_t first_arrived(uint64_t eligible) const;  // of the eligible L1TEX candidates, the one waiting longest
     void not_selected(uint64_t eligible, int chosen, uint64_t t);
@@ -139,6 +138,7 @@ private:
     static constexpr uint32_t kSlots = 64;  // the most warps one scheduler holds
     std::array<TWarp*, kSlots> warp_{};     // nullptr when the local slot is free
     std::array<uint64_t, kSlots> wake_{};   // a blocked warp's TWarp::wake
+    std::array<uint64_t, kWindow> bucket_{};  // (wake())
     std::array<WarpView, kSlots> view_{};   // what the policy sees (eligible: given as a mask)
     std::array<const DecodedInst*, kSlots> next_{};  // a candidate's next instruction
     std::array<uint64_t, kSlots> since_{};  // a candidate's cycle of becoming one (scheduler.lg_order: arrival)
