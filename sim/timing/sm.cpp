@@ -122,9 +122,8 @@ void Sm::retire(TWarp& w, uint64_t t) {
 void Sm::tick(uint64_t t, bool all) {
     if (lsu_.next_held() <= t) flush_held(t);
     shared_reserved_ = false;
-    const size_t n = sps_.size(), first = first_sp_;
-    for (size_t j = 0; j < n; ++j) {
-        const size_t k = first + j < n ? first + j : first + j - n;
+    const size_t n = sps_.size();
+    for (size_t j = 0, k = first_sp_; j < n; ++j, k = k + 1 == n ? 0 : k + 1) {
         if (all || sp_next_[k] <= t || (shared_reserved_ && sps_[k]->has_candidates())) {
             sps_[k]->tick(t);
             sp_next_[k] = sps_[k]->next_event();
