@@ -50,7 +50,8 @@ inline void SubPartition::block(uint32_t i, uint64_t until) {
     file_wake(i, until);
 }
 
-// Where blocked warp i waits for its wake (see wake()).
+// Where blocked warp i waits for its wake (see wake()). A warp is filed once: block() and
+// reevaluate() file one that is not blocked or was just taken as due, sync() files again.
 inline void SubPartition::file_wake(uint32_t i, uint64_t until) {
     const uint64_t bit = 1ull << i;
     if (until <= now_) {  // (due at the next wake)
