@@ -746,6 +746,12 @@ void Executor::memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneM
     const bool local = info.space == isa::Space::Local;
     const uint64_t local_words = (uint64_t(program_.local_bytes) + 3) / 4;
     std::array<uint8_t*, 32> at{};   // each lane's bytes
+    if (!local) {
+        window_lanes(w, in, m, win, exec, at, out);
+        if (info.space != isa::Space::Shared && deferred(b, w, in, exec, at)) return;
+        lane_data(b, w, in, exec, at);
+        return;
+    }
     for (uint32_t l = 0; l < 32; ++l) {
         out.addr[l] = 0;
         if (!lane_on(exec, l)) continue;
@@ -762,6 +768,33 @@ void Executor::memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneM
     }
     if (info.space != isa::Space::Shared && !local && deferred(b, w, in, exec, at)) return;
     lane_data(b, w, in, exec, at);
+}
+
+// The lanes' addresses of an access in one window (global, shared, const): every lane is
+// computed, an off lane's address and bytes then cleared (no branch per lane); a lane out of
+// its window faults, the first in lane order, as a loop that stops there would.
+void Executor::window_lanes(const Warp& w, const isa::Instruction& in, const isa::MemRef& m, const Window& win,
+                            LaneMask exec, std::array<uint8_t*, 32>& at, DynInst& out) const {
+    const uint32_t bytes = isa::info(in.op).bytes;
+    // (in locals: the stores below could alias them for the compiler)
+    const int64_t base = win.base, scale = m.scale, offset = m.offset;
+    const uint64_t size = win.size;
+    uint8_t* const data = win.data;
+    std::array<uint32_t, 32> index{};
+    if (m.index_reg >= 0) std::memcpy(index.data(), &w.regs[uint32_t(m.index_reg) * 32], sizeof index);
+    uint32_t bad = 0;
+    for (uint32_t l = 0; l < 32; ++l) {
+        const int64_t addr = base + (int64_t(int32_t(index[l])) * scale + offset);  // (sem::mem_offset)
+        const bool on = lane_on(exec, l);
+        bad |= uint32_t(on && !sem::access_ok(addr, bytes, base, size)) << l;
+        out.addr[l] = on ? uint64_t(addr) : 0;
+        at[l] = on ? data + (addr - base) : nullptr;
+    }
+    if (bad) {
+        const uint32_t l = uint32_t(std::countr_zero(bad));
+        const int64_t addr = int64_t(out.addr[l]);
+        sem::access_fault(in, l, addr, bytes, region(isa::info(in.op).space, m.buffer));
+    }
 }
 
 // A global access through a flat address [rN.64 + offset]: each lane finds the
@@ -819,6 +852,12 @@ void Executor::lane_data(Block& b, Warp& w, const isa::Instruction& in, LaneMask
     const uint32_t words = bytes / 4;
     if (info.access == isa::Access::Load) {
         const uint32_t d = in.ops[0].value;
+        if (words == 1) {  // (the common case: one word per lane)
+            uint32_t* dst = &w.reg(d, 0);
+            for (uint32_t l = 0; l < 32; ++l)
+                if (lane_on(exec, l)) std::memcpy(dst + l, at[l], 4);
+            return;
+        }
         for (uint32_t l = 0; l < 32; ++l)
             if (lane_on(exec, l))
                 for (uint32_t k = 0; k < words; ++k) std::memcpy(&w.reg(d + k, l), at[l] + 4 * k, 4);

@@ -227,6 +227,8 @@ private:
     void lane_data(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, const std::array<uint8_t*, 32>& at);
     uint64_t fp64_source(const Warp& w, const isa::Operand& o, uint32_t lane) const;
     void memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
+    void window_lanes(const Warp& w, const isa::Instruction& in, const isa::MemRef& m, const Window& win,
+                      LaneMask exec, std::array<uint8_t*, 32>& at, DynInst& out) const;
     void tex_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
     bool deferred(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, const std::array<uint8_t*, 32>& at);
     [[noreturn]] void budget_exhausted(uint32_t pc) const;

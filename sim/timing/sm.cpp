@@ -122,9 +122,8 @@ void Sm::retire(TWarp& w, uint64_t t) {
 void Sm::tick(uint64_t t, bool all) {
     if (lsu_.next_held() <= t) flush_held(t);
     shared_reserved_ = false;
-    const size_t n = sps_.size(), first = first_sp_;
-    for (size_t j = 0; j < n; ++j) {
-        const size_t k = first + j < n ? first + j : first + j - n;
+    const size_t n = sps_.size();
+    for (size_t j = 0, k = first_sp_; j < n; ++j, k = k + 1 == n ? 0 : k + 1) {
         if (all || sp_next_[k] <= t || (shared_reserved_ && sps_[k]->has_candidates())) {
             sps_[k]->tick(t);
             sp_next_[k] = sps_[k]->next_event();
@@ -211,7 +210,7 @@ uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_dela
     sp.pipes.take(ctx_.datapaths, int(d.pipe), t, c.busy);
     if (done != kPendingDone && done != kHeldDone)
         for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces, d.pipe);
-    if (d.lat == isa::Lat::Fixed && d.ndst) w.fixed_done = std::max(w.fixed_done, done);
+    if (branch_waits_fixed_ && d.lat == isa::Lat::Fixed && d.ndst) w.fixed_done = std::max(w.fixed_done, done);  // (stall_counts.hpp)
 
     share_.log->set(w, StallReason::Selected, pc, t);
     w.candidate = false;
@@ -282,7 +281,7 @@ void Sm::read_barriers(TWarp& w, const DecodedInst& d, uint64_t t) {
 }
 
 // Next pc, branches, barrier and exit after w issued the instruction at pc.
-void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t) {
+[[gnu::always_inline]] inline void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t) {
     if (dyn.warp_exited) {  // (w.fwarp->done() after the step)
         w.draining = true;
         w.hold_pc = pc;
@@ -306,7 +305,7 @@ void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t
     }
 }
 
-void Sm::settle_operands(TWarp& w) {
+[[gnu::always_inline]] inline void Sm::settle_operands(TWarp& w) {
     w.operand_ready = w.sb->ready_for(ctx_.code[w.pc], w.operand_why, ctx_.cost[w.pc].handoff);
     if (branch_waits_fixed_) branch_stall_count(w, ctx_.code[w.pc]);
     if (sass_stall_counts_) sass_stall_count(w);

@@ -47,19 +47,76 @@ inline void SubPartition::block(uint32_t i, uint64_t until) {
     blocked_ |= 1ull << i;
     wake_[i] = until;
     next_wake_ = std::min(next_wake_, until);
+    file_wake(i, until);
 }
 
-// 1: the blocked warps whose wake time has come.
+// Where blocked warp i waits for its wake (see wake()). A warp is filed once: block() and
+// reevaluate() file one that is not blocked or was just taken as due, sync() files again.
+inline void SubPartition::file_wake(uint32_t i, uint64_t until) {
+    const uint64_t bit = 1ull << i;
+    if (until <= now_) {  // (due at the next wake)
+        early_ |= bit;
+    } else if (until - now_ <= kWindow) {
+        const uint32_t b = uint32_t(until % kWindow);
+        bucket_[b] |= bit;
+        filled_ |= 1ull << b;
+    } else {
+        far_ |= bit;
+        far_min_ = std::min(far_min_, until);
+    }
+}
+
+// Undoes file_wake(i, wake_[i]) (far_min_ stays a lower bound of the far ones).
+inline void SubPartition::unfile_wake(uint32_t i) {
+    const uint64_t bit = 1ull << i;
+    const uint64_t at = wake_[i];
+    early_ &= ~bit;
+    far_ &= ~bit;
+    if (at > now_ && at - now_ <= kWindow) {
+        const uint32_t b = uint32_t(at % kWindow);
+        bucket_[b] &= ~bit;
+        if (!bucket_[b]) filled_ &= ~(1ull << b);
+    }
+}
+
+void SubPartition::sync(const TWarp& w) {
+    unfile_wake(w.lslot);
+    wake_[w.lslot] = w.wake;
+    file_wake(w.lslot, w.wake);
+    next_wake_ = std::min(next_wake_, w.wake);
+    wake_at(w.wake);
+}
+
+// 1: the blocked warps whose wake time has come. A warp that wakes within kWindow
+// cycles of the last wake (now_) is filed in the bucket of its wake time (a ring of
+// kWindow buckets: each holds one time), a later one with the far ones (far_, the
+// earliest at far_min_), which are filed again once that earliest comes within the
+// window. So a wake takes the due buckets' warps without looking at the others.
 void SubPartition::wake(uint64_t t) {
-    // Which are due, and the earliest wake of the others (no branch per warp:
-    // the comparisons are hard to predict).
-    uint64_t due = 0, next = kNever;
-    for (uint64_t m = blocked_; m; m &= m - 1) {
-        uint32_t i = uint32_t(std::countr_zero(m));
-        const uint64_t at = wake_[i];
-        const bool now = at <= t;
-        due |= uint64_t(now) << i;
-        next = std::min(next, now ? kNever : at);
+    uint64_t due = early_;
+    early_ = 0;
+    // The buckets of the times (now_, t].
+    uint64_t range = ~0ull;
+    if (t - now_ < kWindow) {
+        const uint64_t span = (1ull << (t - now_)) - 1;
+        range = std::rotl(span, int((now_ + 1) % kWindow));
+    }
+    for (uint64_t m = filled_ & range; m; m &= m - 1) {
+        const int b = std::countr_zero(m);
+        due |= bucket_[b];
+        bucket_[b] = 0;
+    }
+    filled_ &= ~range;
+    now_ = t;
+    if (far_min_ <= t + kWindow) {
+        const uint64_t far = far_;
+        far_ = 0;
+        far_min_ = kNever;
+        for (uint64_t m = far; m; m &= m - 1) {
+            const uint32_t i = uint32_t(std::countr_zero(m));
+            if (wake_[i] <= t) due |= 1ull << i;
+            else file_wake(i, wake_[i]);
+        }
     }
     for (uint64_t m = due; m; m &= m - 1) {
         uint32_t i = uint32_t(std::countr_zero(m));
@@ -73,13 +130,16 @@ void SubPartition::wake(uint64_t t) {
             continue;
         }
         reevaluate(i, t);
-        if (blocked_ & bit) next = std::min(next, wake_[i]);
     }
+    // The earliest filed wake: the first filled bucket after now_, or a far one.
+    uint64_t next = far_min_;
+    if (filled_) next = std::min(next, now_ + 1 + uint64_t(std::countr_zero(std::rotr(filled_, int((now_ + 1) % kWindow)))));
+    if (early_) next = std::min(next, now_);
     next_wake_ = next;
 }
 
 // Local slot i's wake time came.
-void SubPartition::reevaluate(uint32_t i, uint64_t t) {
+[[gnu::always_inline]] inline void SubPartition::reevaluate(uint32_t i, uint64_t t) {
     TWarp* w = warp_[i];
     uint64_t bit = 1ull << i;
     sm_.reevaluate(*w, t);
@@ -97,6 +157,7 @@ void SubPartition::reevaluate(uint32_t i, uint64_t t) {
         enter(i, t);
     } else {
         wake_[i] = w->wake;
+        file_wake(i, w->wake);
         view_[i].long_wait = is_long_wait(w->state);
     }
 }
@@ -218,7 +279,7 @@ inline uint64_t SubPartition::next_after(uint64_t t, bool issued) const {
     last_warp_ = i;
 }
 
-inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
+[[gnu::always_inline]] inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
     TWarp& w = *warp_[i];
     const uint64_t bit = 1ull << i;
     view_[i].yielded = code_[w.pc].yields;
@@ -248,13 +309,17 @@ inline void SubPartition::issue_pick(uint32_t i, uint64_t t) {
 
 // The pipe an issue picked at t took is busy until pipes.free_at (> t + 1):
 // its waiting warps are throttled from t + 1 until then.
-void SubPartition::open_window(int p, uint64_t t) {
-    if (log_.exact())  // the observer gets exact intervals: settle each wait before the window
-        for (uint64_t m = wait_[p]; m; m &= m - 1) {
-            TWarp& w = *warp_[std::countr_zero(m)];
-            if (w.state_since <= t) log_.settle_wait(w, t + 1, windows_);
-        }
+[[gnu::always_inline]] inline void SubPartition::open_window(int p, uint64_t t) {
+    if (log_.exact()) settle_waits(p, t);
     windows_.open(p, t + 1, pipes.free_at[p]);
+}
+
+// With an observer: the intervals are exact, so each wait for pipe p is settled before its new window.
+void SubPartition::settle_waits(int p, uint64_t t) {
+    for (uint64_t m = wait_[p]; m; m &= m - 1) {
+        TWarp& w = *warp_[std::countr_zero(m)];
+        if (w.state_since <= t) log_.settle_wait(w, t + 1, windows_);
+    }
 }
 
 // Warp i just issued; it is evaluated again at w.wake (the end of its issue
@@ -262,7 +327,7 @@ void SubPartition::open_window(int p, uint64_t t) {
 // SM unit, the outcome depends only on its own launch, branch and register
 // times, which nothing can change before then: it goes to its next set now.
 // (Nothing in this scheduler looks at it before w.wake: it is busy until then.)
-inline void SubPartition::after_issue(uint32_t i) {
+[[gnu::always_inline]] inline void SubPartition::after_issue(uint32_t i) {
     TWarp& w = *warp_[i];
     const uint64_t at = w.wake;
     if (!w.draining && !w.at_barrier) {

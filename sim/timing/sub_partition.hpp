@@ -47,11 +47,9 @@ namespace simt::timing {
 class Sm;
 
 class alignas(64) SubPartition {
-public:
-    PipeState pipes;                     // read and written by Sm::issue
-
 private:
-    // The per-tick state first, so that a tick touches few cache lines.
+    // The per-tick state first, then the pipes' free times, so that a tick touches few
+    // cache lines (the first five: prefetch()).
     uint64_t next_wake_ = kNever;        // earliest wake_ of a blocked warp
     uint64_t next_event_ = kNever;
     uint64_t busy_until_ = 0;            // first cycle the scheduler can issue again
@@ -67,8 +65,19 @@ private:
     uint64_t throttled_ = 0;             // bit i: such a candidate blocked only by its pipe or unit (wake_ = free)
     uint64_t not_selected_ = 0;          // bit i: candidate whose state is already not_selected
     uint64_t arrived_ = 0;               // bit i: a warp came to slot i since the policy's last pick
+    // The blocked warps by wake time (wake()): the buckets of the next kWindow cycles after now_
+    // (bucket_[c % kWindow]: the warps that wake at c; filled_: the non-empty ones), the later
+    // ones (far_, the earliest at far_min_ or later), and those due at the next wake (early_).
+    static constexpr uint64_t kWindow = 64;
+    uint64_t now_ = 0;                   // the last wake's cycle
+    uint64_t filled_ = 0;                // bit b: bucket_[b] != 0
+    uint64_t early_ = 0;
+    uint64_t far_ = 0;
+    uint64_t far_min_ = kNever;
 
 public:
+    PipeState pipes;                     // read and written by Sm::issue (free_at first)
+
     SubPartition(Sm& sm, uint32_t index, Context& ctx, const SmShare& share);
 
     void add(TWarp* w);                  // a warp dispatched here
@@ -76,11 +85,7 @@ public:
     uint64_t next_event() const { return next_event_; }
     void wake_at(uint64_t t) { if (t < next_event_) next_event_ = t; }
     // The SM changed w.wake from outside a tick (barrier release).
-    void sync(const TWarp& w) {
-        wake_[w.lslot] = w.wake;
-        next_wake_ = std::min(next_wake_, w.wake);
-        wake_at(w.wake);
-    }
+    void sync(const TWarp& w);
     bool empty() const { return resident_ == 0; }
     void add_regfile(RegFileStats& s) const {
         s.operand_reads += rf_.operand_reads;
@@ -99,7 +104,7 @@ public:
     // Asks for the cache lines a tick reads first (a hint; see Sm::prefetch).
     void prefetch() const {
         const char* p = reinterpret_cast<const char*>(this);
-        for (int line = 0; line < 3; ++line) __builtin_prefetch(p + 64 * line);
+        for (int line = 0; line < 5; ++line) __builtin_prefetch(p + 64 * line);
     }
 
 private:
@@ -107,6 +112,8 @@ private:
     void reevaluate(uint32_t i, uint64_t t);
     void enter(uint32_t i, uint64_t t);      // w became a candidate at t: waiting or candidate
     void block(uint32_t i, uint64_t until);
+    void file_wake(uint32_t i, uint64_t until);
+    void unfile_wake(uint32_t i);
     uint64_t check_candidates(uint64_t t);  // the eligible ones
     uint64_t first_arrived(uint64_t eligible) const;  // of the eligible L1TEX candidates, the one waiting longest
     void not_selected(uint64_t eligible, int chosen, uint64_t t);
@@ -114,6 +121,7 @@ private:
     void read_operands(uint32_t i, uint64_t t, ReadPorts::Timing& rd);  // (an out-parameter: no packing of the result)
     void after_issue(uint32_t i);
     void open_window(int pipe, uint64_t t);
+    [[gnu::noinline]] void settle_waits(int pipe, uint64_t t);
     uint64_t next_after(uint64_t t, bool issued) const;
 
     PipeWindows windows_;                // busy windows of the pipes (lazy accounting)
@@ -130,6 +138,7 @@ private:
     static constexpr uint32_t kSlots = 64;  // the most warps one scheduler holds
     std::array<TWarp*, kSlots> warp_{};     // nullptr when the local slot is free
     std::array<uint64_t, kSlots> wake_{};   // a blocked warp's TWarp::wake
+    std::array<uint64_t, kWindow> bucket_{};  // (wake())
     std::array<WarpView, kSlots> view_{};   // what the policy sees (eligible: given as a mask)
     std::array<const DecodedInst*, kSlots> next_{};  // a candidate's next instruction
     std::array<uint64_t, kSlots> since_{};  // a candidate's cycle of becoming one (scheduler.lg_order: arrival)

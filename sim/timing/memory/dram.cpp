@@ -35,17 +35,20 @@ Dram::Dram(const GpuConfig& c, MemoryStats& stats)
     const size_t write_slots = write_banks_ ? size_t(write_banks_) * channels_.size()
                                             : (c.memory.dram.open_write_rows ? c.memory.dram.open_write_rows : open_.size());
     open_write_.assign(write_slots, ~0ull);
+    by_interleave_ = FastDiv(interleave_);
+    by_channels_ = FastDiv(channels_.size());
+    by_open_ = FastDiv(open_.size());
 }
 
 Dram::Channel& Dram::route(uint64_t t, uint64_t addr, uint32_t bytes, bool write, double& cost, bool* opened) {
-    const uint64_t chunk = addr / interleave_;
-    const size_t index = channels_.size() == 1 ? 0 : mix_bits(chunk) % channels_.size();
+    const uint64_t chunk = by_interleave_.div(addr);
+    const size_t index = channels_.size() == 1 ? 0 : by_channels_.mod(mix_bits(chunk));
     Channel& ch = channels_[index];
     // Reads open row chunks; write-backs are drained in batches by rows of write_row_bytes.
     const uint64_t row = !write ? chunk : write_banks_ ? addr / (write_row_ * channels_.size()) : addr / write_row_;
     std::vector<uint64_t>& open = write ? open_write_ : open_;
     uint64_t& slot = write && write_banks_ ? open[index * write_banks_ + row % write_banks_]
-                                           : open[row % open.size()];
+                                           : write ? open[row % open.size()] : open[by_open_.mod(row)];
     cost = bytes * cycles_per_byte_;
     if (slot != row) {
         slot = row;
@@ -76,7 +79,7 @@ uint64_t Dram::load_term(uint64_t t, double busy) {
 // The pieces of one request in one chunk share it (one row, one bank).
 uint64_t Dram::spread(uint64_t addr, uint64_t req) const {
     if (spread_step_ == 0) return 0;
-    const uint64_t h = mix_bits((addr / interleave_) * 0x9e3779b97f4a7c15ull ^ mix_bits(req + 1));
+    const uint64_t h = mix_bits(by_interleave_.div(addr) * 0x9e3779b97f4a7c15ull ^ mix_bits(req + 1));
     return spread_step_ * std::min<uint64_t>(uint64_t(std::countr_zero(h | (1ull << kMaxSpreadSteps))), kMaxSpreadSteps);
 }
 

@@ -56,6 +56,7 @@
 #pragma once
 
 #include "sim/config/config.hpp"
+#include "sim/timing/memory/fast_div.hpp"
 #include "sim/timing/memory/server.hpp"
 #include "sim/timing/stats.hpp"
 
@@ -107,6 +108,7 @@ private:
     double service_, window_;
     double level_ = 0, rho_ = 0;    // exponentially averaged busy cycles per channel
     uint64_t last_ = 0;
+    FastDiv by_interleave_, by_channels_, by_open_;  // interleave_, channels_.size(), open_.size() (fast_div.hpp)
 };
 
 }  // namespace simt::timing

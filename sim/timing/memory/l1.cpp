@@ -30,6 +30,7 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       miss_lines_per_pass_(c.memory.l1_miss_lines_per_pass),
       miss_pass_cycles_(c.memory.l1_miss_pass_cycles),
       spl_(std::max(1u, l1.line_bytes / std::max(c.memory.sector_bytes, 1u))),
+      by_spl_(spl_),
       l2_spl_(std::max(1u, c.memory.l2.line_bytes / std::max(c.memory.sector_bytes, 1u))),
       header_bytes_(c.memory.atomics.header_bytes),
       flit_bytes_(c.memory.l2_slices.flit_bytes),
@@ -107,9 +108,9 @@ uint64_t L1Tex::track(uint64_t done) {
 
 // Only a speed measure (the host's caches): the tags the request's sectors will be looked up in, in
 // the L1 (`l1`) and the L2, are asked for at once, so their misses overlap; then, those sets
-// arriving, the ways the sectors will touch.
-void L1Tex::prefetch(const SectorList& s, bool l1) const {
-    std::array<L2::Place, std::tuple_size_v<decltype(s.sector)>> at;
+// arriving, the ways the sectors will touch. Their L2 places go to `at` (L2::read takes them
+// instead of computing them again).
+void L1Tex::prefetch(const SectorList& s, bool l1, L2::Place* at) const {
     for (uint32_t i = 0; i < s.count; ++i) {
         if (l1) cache_.prefetch(s.sector[i]);
         at[i] = l2_.place(s.sector[i]);
@@ -130,23 +131,24 @@ uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_
 }
 
 uint64_t L1Tex::load_sectors(uint64_t start, const SectorList& s, uint32_t extra_latency, bool l2_only) {
-    prefetch(s, !l2_only);
+    L2::Place at[std::tuple_size_v<decltype(s.sector)>];  // (only the first s.count are set: no zero-fill)
+    prefetch(s, !l2_only, at);
     uint64_t done = start + hit_latency_;
     MissPasses passes{miss_lines_per_pass_, miss_pass_cycles_};
     MissLines lines{miss_lines_};
     for (uint32_t i = 0; i < s.count; ++i) {
         uint64_t fill_time = 0, ready;
         if (l2_only) {
-            ready = l2_.read(sm_, start + passes.delay(s.sector[i] / spl_), s.sector[i]);
-            lines.missed(s.sector[i] / spl_, ready);
+            ready = l2_.read(sm_, start + passes.delay(by_spl_.div(s.sector[i])), s.sector[i], &at[i]);
+            lines.missed(by_spl_.div(s.sector[i]), ready);
         } else if (cache_.probe(s.sector[i], fill_time)) {
             ++stats_.l1_hit_sectors;
             ready = std::max(start + hit_latency_, fill_time);
         } else {
             ++stats_.l1_miss_sectors;
-            ready = l2_.read(sm_, start + passes.delay(s.sector[i] / spl_), s.sector[i]);
+            ready = l2_.read(sm_, start + passes.delay(by_spl_.div(s.sector[i])), s.sector[i], &at[i]);
             cache_.fill(s.sector[i], ready, false);
-            lines.missed(s.sector[i] / spl_, ready);
+            lines.missed(by_spl_.div(s.sector[i]), ready);
         }
         done = std::max(done, ready);
     }
@@ -169,7 +171,8 @@ uint64_t L1Tex::store(uint64_t t, const SectorList& s, uint64_t partial, AccessS
 // data is the store's: ready from the tag stage on; a byte-masked sector is not, its other bytes
 // are not here).
 uint64_t L1Tex::store_sectors(uint64_t start, const SectorList& s, uint64_t partial, bool allocate) {
-    prefetch(s, allocate);
+    L2::Place at[std::tuple_size_v<decltype(s.sector)>];
+    prefetch(s, allocate, at);
     uint64_t done = start + 1;
     for (uint32_t i = 0; i < s.count; ++i) {
         done = std::max(done, l2_.write(sm_, start, s.sector[i], partial >> i & 1));

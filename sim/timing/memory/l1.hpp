@@ -43,6 +43,7 @@
 #include "sim/config/config.hpp"
 #include "sim/timing/memory/cache.hpp"
 #include "sim/timing/memory/coalescer.hpp"
+#include "sim/timing/memory/fast_div.hpp"
 #include "sim/timing/memory/l2.hpp"
 #include "sim/timing/memory/lg_queue.hpp"
 #include "sim/timing/memory/store_credits.hpp"
@@ -174,11 +175,11 @@ private:
         uint32_t w = std::max(1u, (s.count + sectors_per_cycle_ - 1) / sectors_per_cycle_);
         if (!line_per_wavefront_ || s.count <= 1) return w;
         uint32_t lines = 1;
-        for (uint32_t i = 1; i < s.count; ++i) lines += s.sector[i] / spl_ != s.sector[i - 1] / spl_;
+        for (uint32_t i = 1; i < s.count; ++i) lines += by_spl_.div(s.sector[i]) != by_spl_.div(s.sector[i - 1]);
         return std::max(w, lines);
     }
     uint64_t track(uint64_t done);
-    void prefetch(const SectorList& s, bool l1) const;
+    void prefetch(const SectorList& s, bool l1, L2::Place* at) const;  // (at: each sector's L2::place)
     uint64_t load_sectors(uint64_t start, const SectorList& s, uint32_t extra_latency, bool l2_only);
     uint64_t store_sectors(uint64_t start, const SectorList& s, uint64_t partial, bool allocate);
     uint64_t atomic_sectors(uint64_t start, const SectorList& s, const AtomicGroups& g);
@@ -205,6 +206,7 @@ private:
     bool local_allocate_;      // memory.l1_local_store_allocate
     uint32_t miss_lines_per_pass_, miss_pass_cycles_;  // memory.l1_miss_lines_per_pass, l1_miss_pass_cycles
     uint32_t spl_;             // sectors per L1 line
+    FastDiv by_spl_;           // spl_ (fast_div.hpp)
     uint32_t l2_spl_, header_bytes_, flit_bytes_;  // an atomic's packets per L2 line (atomic_packet.hpp)
     AtomicLine line_;          // scratch: the line of an atomic being sent
     uint64_t tag_free_ = 0;

@@ -27,6 +27,9 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
       partner_(c.memory.l2_slices.partner_offset),
       store_header_(c.memory.stores.header_bytes),
       flit_bytes_(std::max(1u, c.memory.l2_slices.flit_bytes)) {
+    by_spl_ = FastDiv(spl_);
+    by_parts_ = FastDiv(parts_);
+    by_per_part_ = FastDiv(per_part_);
     const uint32_t n = per_part_ * parts_;
     slices_.reserve(n);
     for (uint32_t i = 0; i < n; ++i) slices_.emplace_back(c, i % per_part_, xbar_, dram_, stats);
@@ -34,8 +37,8 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
 }
 
 L2Slice& L2::route(uint32_t sm, uint64_t t, uint64_t sector, double cost, uint64_t& local, uint64_t& at,
-                   bool port, uint32_t part, bool follows, double input) {
-    const Place p = place(sector);
+                   bool port, uint32_t part, bool follows, double input, const Place* known) {
+    const Place p = known ? *known : place(sector);
     const uint32_t s = part * per_part_ + p.slice;
     local = p.local;
     uint64_t queued = port ? xbar_.send(sm, t, request_) : 0;
@@ -47,11 +50,11 @@ L2Slice& L2::route(uint32_t sm, uint64_t t, uint64_t sector, double cost, uint64
 }
 
 uint32_t L2::home(uint64_t sector) const {
-    return parts_ > 1 ? uint32_t(mix_bits(xbar_.group_of(sector / spl_) ^ 0x5bd1e995u) % parts_) : 0;
+    return parts_ > 1 ? uint32_t(by_parts_.mod(mix_bits(xbar_.group_of(by_spl_.div(sector)) ^ 0x5bd1e995u))) : 0;
 }
 
 uint64_t L2::far_copy(const L2Slice& near, uint64_t local, uint64_t at) {
-    const size_t offset = index_of(near) % per_part_;
+    const size_t offset = by_per_part_.mod(index_of(near));
     for (uint32_t q = 0; q < parts_; ++q) {
         L2Slice& far = slices_[q * per_part_ + offset];
         if (&far == &near) continue;
@@ -67,7 +70,7 @@ void L2::invalidate_others(L2Slice& keep, uint64_t local, uint64_t at) {
     if (parts_ == 1) return;
     if (keep.copy_at(local) == ~0ull)  // the partition that writes takes the current data along
         if (uint64_t ready = far_copy(keep, local, at)) keep.take_copy(at, local, ready);
-    const size_t offset = index_of(keep) % per_part_;
+    const size_t offset = by_per_part_.mod(index_of(keep));
     for (uint32_t q = 0; q < parts_; ++q) {
         L2Slice& other = slices_[q * per_part_ + offset];
         if (&other != &keep && other.drop(at, local)) ++stats_.l2_invalidations;
@@ -79,15 +82,15 @@ void L2::invalidate_others(L2Slice& keep, uint64_t local, uint64_t at) {
 // so a line of n sectors takes max(T, n D), the slower stage of the two.
 double L2::read_cost(uint64_t sector) {
     if (data_cost_ <= 0) return read_cost_;
-    const double n = double(read_run_.of(request_, sector / spl_)++);
+    const double n = double(read_run_.of(request_, by_spl_.div(sector))++);
     return std::max(read_cost_, (n + 1) * data_cost_) - (n > 0 ? std::max(read_cost_, n * data_cost_) : 0.0);
 }
 
-uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector) {
+uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector, const Place* known) {
     uint64_t local = 0, at = 0;
     const uint32_t part = near(sm);
     const double cost = read_cost(sector);
-    L2Slice& slice = route(sm, t, sector, cost, local, at, true, part, cost <= 0);
+    L2Slice& slice = route(sm, t, sector, cost, local, at, true, part, cost <= 0, 0, known);
     if (parts_ == 1 || slice.copy_at(local) != ~0ull) return slice.read(at, local, sector, request_);
     if (uint64_t ready = far_copy(slice, local, at)) {
         slice.take_copy(at, local, ready);
@@ -98,7 +101,7 @@ uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector) {
     const uint64_t ready = slice.read(at, local, sector, request_);
     if (home_copy_) {  // the line's home keeps a copy of what DRAM returns
         const uint32_t h = home(sector);
-        if (h != part) slices_[h * per_part_ + index_of(slice) % per_part_].take_copy(at, local, ready);
+        if (h != part) slices_[h * per_part_ + by_per_part_.mod(index_of(slice))].take_copy(at, local, ready);
     }
     return ready;
 }
@@ -106,7 +109,7 @@ uint64_t L2::read(uint32_t sm, uint64_t t, uint64_t sector) {
 // The packet's flits grow as its sectors come: ceil((header + bytes) / flit) - the flits so far.
 double L2::store_input(uint64_t sector, bool partial) {
     if (store_header_ == 0 || flit_cost_ <= 0) return 0;
-    uint32_t& bytes = store_run_.of(request_, sector / spl_);
+    uint32_t& bytes = store_run_.of(request_, by_spl_.div(sector));
     auto flits = [&](uint32_t b) { return b ? (store_header_ + b + flit_bytes_ - 1) / flit_bytes_ : 0; };
     const uint32_t before = flits(bytes);
     bytes += partial ? 4 : 32;

@@ -66,12 +66,13 @@ public:
     void begin_request() { ++request_; }  // before the sectors of one warp request
     // Where a sector is held: its slice within a partition and its index there.
     struct Place {
-        uint32_t slice = 0;
-        uint64_t local = 0;
+        uint32_t slice;
+        uint64_t local;
     };
     Place place(uint64_t sector) const {
-        const uint64_t line = sector / spl_;
-        return {xbar_.slice_of(line), xbar_.local_of(line) * spl_ + sector % spl_};
+        uint32_t slice;
+        const uint64_t local_line = xbar_.place(by_spl_.div(sector), slice);
+        return {slice, local_line * spl_ + by_spl_.mod(sector)};
     }
     // The sets a sector is looked up in (its slice in every partition) toward the host's caches,
     // before a request's sectors are sent (SectorCache::prefetch); `way`: their ways (prefetch_way).
@@ -79,7 +80,8 @@ public:
         for (uint32_t q = 0; q < parts_; ++q) slices_[q * per_part_ + p.slice].prefetch(p.local, way);
     }
     // Each returns the cycle the data (the ack, the old value) is back at SM `sm`.
-    uint64_t read(uint32_t sm, uint64_t t, uint64_t sector);
+    // (`known`: the sector's place(), when the caller has it already)
+    uint64_t read(uint32_t sm, uint64_t t, uint64_t sector, const Place* known = nullptr);
     uint64_t write(uint32_t sm, uint64_t t, uint64_t sector, bool partial);
     // `ops` lane operations on the word at `addr` (in `sector`); `first` when it is the
     // request's first group in that sector (the sector crosses the crossbar and the slice once).
@@ -104,7 +106,7 @@ private:
     // `follows`: a read sector that costs nothing here (read_cost 0) waits as the request's earlier ones did;
     // `input`: the cycles it adds to the slice's crossbar input (a store's packet, store_input).
     L2Slice& route(uint32_t sm, uint64_t t, uint64_t sector, double cost, uint64_t& local, uint64_t& at,
-                   bool port, uint32_t part, bool follows = false, double input = 0);
+                   bool port, uint32_t part, bool follows = false, double input = 0, const Place* known = nullptr);
     uint32_t near(uint32_t sm) const {
         if (parts_ == 1) return 0;
         return sm < sm_map_.size() ? sm_map_[sm] : sm % parts_;
@@ -157,6 +159,7 @@ private:
     };
     LineRun read_run_, store_run_;
     uint32_t store_header_ = 0, flit_bytes_ = 32;
+    FastDiv by_spl_, by_parts_, by_per_part_;  // spl_, parts_, per_part_ (fast_div.hpp)
 };
 
 }  // namespace simt::timing
