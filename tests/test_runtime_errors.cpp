@@ -76,6 +76,8 @@ TEST_CASE("runtime errors: shared and local accesses are checked against .shared
     expect_fault(kWarp + ".local 8\n    mov r0, %laneid\n    and r0, r0, 3\n    ld.local r1, [r0*4]\n    exit\n", 6,
                  {"out-of-bounds ld.local", "lane 2", "address 0x8", ".local", "8 bytes"});
     expect_fault(kWarp + "    ld.shared r1, [0]\n    exit\n", 3, {"lane 0", ".shared", "0 bytes"});
+    // (a fuzz finding under UBSan: no lane's pointer is formed off an empty window)
+    expect_fault(kWarp + "    mov r16, 0\n    ld.shared r7, [r16 + 0x40]\n    exit\n", 4, {"lane 0", ".shared", "0 bytes"});
 }
 
 TEST_CASE("runtime errors: misaligned accesses", "[runtime-errors]") {

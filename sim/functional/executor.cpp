@@ -785,10 +785,10 @@ void Executor::window_lanes(const Warp& w, const isa::Instruction& in, const isa
     uint32_t bad = 0;
     for (uint32_t l = 0; l < 32; ++l) {
         const int64_t addr = base + (int64_t(int32_t(index[l])) * scale + offset);  // (sem::mem_offset)
-        const bool on = lane_on(exec, l);
-        bad |= uint32_t(on && !sem::access_ok(addr, bytes, base, size)) << l;
+        const bool on = lane_on(exec, l), ok = sem::access_ok(addr, bytes, base, size);
+        bad |= uint32_t(on && !ok) << l;
         out.addr[l] = on ? uint64_t(addr) : 0;
-        at[l] = on ? data + (addr - base) : nullptr;
+        at[l] = on && ok ? data + (addr - base) : nullptr;  // (no pointer out of the window, nor off an empty one)
     }
     if (bad) {
         const uint32_t l = uint32_t(std::countr_zero(bad));
