@@ -52,9 +52,8 @@ Dram::Channel& Dram::route(uint64_t t, uint64_t addr, uint32_t bytes, bool write
     cost = bytes * cycles_per_byte_;
     if (slot != row) {
         slot = row;
-        cost += write ? write_row_miss_cycles_ : row_miss_cycles_;
+        cost += (write ? write_row_miss_cycles_ : row_miss_cycles_) + turn(ch, write);
         // A bank opens its write row beside the data bus: the activation window is a server of its own.
-        cost += turn(ch, write);
         if (write) ch.activate.occupy(t, write_activate_cycles_);
         if (opened) *opened = true;
         ++stats_.dram_row_misses;

@@ -28,10 +28,10 @@
 // that way: a row opening whose direction differs from the channel's previous row opening (a
 // read after a write-back, or a write-back after a read) holds the data bus dram.switch_bytes
 // longer (the write-to-read and read-to-write turnarounds, tWTR / tRTW, that the controller
-// cannot fill with other banks' data). A stream's accesses rarely open a row, so rarely turn. With random reads and write-backs
-// in proportions p and q, 2pq of the openings turn: the H100's DRAM counters on random
-// read-modify-write footprints (calib/kernels/probe_l2parts.sh) cost about 90 B per turn beside
-// reads alone and writes alone.
+// cannot fill with other banks' data). A stream's accesses rarely open a row, so rarely
+// turn. With random reads and write-backs in proportions p and q, 2pq of the openings turn:
+// the H100's DRAM counters on random read-modify-write footprints
+// (calib/kernels/probe_l2parts.sh) cost about 90 B per turn beside reads alone and writes alone.
 //
 // Latency spread: an access's latency varies with the state of its bank (row hit, row miss,
 // a conflict with the requests queued there). Each access to a chunk draws a deterministic
