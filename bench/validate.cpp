@@ -166,6 +166,7 @@ int run(Options o) {
                       root + "/calib/results/streamorder/calib_h200_streamorder.csv",
                       root + "/calib/results/shbank_mixrw/calib_h200_shbank.csv",
                       root + "/calib/results/shbank_mixrw/calib_h200_mixrw.csv",
+                      root + "/calib/results/l1pipe/calib_h100_l1pipe.csv",
                       root + "/calib/results/l2write/calib_h200_l2write.csv",
                       root + "/calib/results/mlp/calib_h200_mlp.csv"};
     Context c;

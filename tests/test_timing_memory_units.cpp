@@ -392,6 +392,53 @@ TEST_CASE("memory units: an L1TEX request takes a wavefront per distinct line", 
     CHECK(r1.stats.memory.l1_wavefronts == 1);
 }
 
+TEST_CASE("memory units: an L1-hit load's lines share wavefronts; missing or in-flight lines take one each",
+          "[timing][memory]") {
+    // One warp loads 32 lines (32 sectors) twice. Back to back, the second finds every line still
+    // in flight (an MSHR merge): 32 + 32 wavefronts. After the first's data is back (the fadd), its
+    // 32 sectors hit and take 32 / 4 = 8, as l1pipe.cu's 32-line L1 hits do on the GH100.
+    const char* after = ".kernel t\n.grid 1\n.block 32\n.regs 8\n.buffer a f32 4096 zero\n"
+                        "mov r0, %tid.x\nshl r2, r0, 7\nld.global r1, [a + r2]\nfadd r3, r1, r1\n"
+                        "ld.global r4, [a + r2]\nfadd r5, r4, r4\nexit\n";
+    const char* back_to_back = ".kernel t\n.grid 1\n.block 32\n.regs 8\n.buffer a f32 4096 zero\n"
+                               "mov r0, %tid.x\nshl r2, r0, 7\nld.global r1, [a + r2]\n"
+                               "ld.global r4, [a + r2]\nfadd r5, r4, r1\nexit\n";
+    GpuConfig c = small_config();
+    c.memory.l1_line_per_wavefront = true;
+    CHECK(run(after, c).stats.memory.l1_wavefronts == 64);  // every line a wavefront
+    c.memory.l1_hits_share_wavefronts = true;
+    CHECK(run(after, c).stats.memory.l1_wavefronts == 32 + 8);
+    CHECK(run(back_to_back, c).stats.memory.l1_wavefronts == 32 + 32);
+}
+
+TEST_CASE("memory units: an L1TEX request holds the tag stage at least l1_request_cycles", "[timing][memory]") {
+    // A coalesced load (4 sectors of one line) takes one wavefront; with 2 cycles a request (l1pipe.cu:
+    // an L1-hit load of one line every 2.15 cycles per SM), 2. A 32-line gather keeps its 32.
+    const char* one = ".kernel t\n.grid 1\n.block 32\n.regs 8\n.buffer a f32 64 zero\n"
+                      "mov r0, %tid.x\nld.global r1, [a + r0*4]\nexit\n";
+    GpuConfig c = small_config();
+    c.memory.l1_line_per_wavefront = true;
+    c.memory.l1_request_cycles = 2;
+    CHECK(run(one, c).stats.memory.l1_wavefronts == 2);
+    CHECK(run(kGather, c).stats.memory.l1_wavefronts == 64);
+}
+
+TEST_CASE("memory units: a global load's data wavefront takes the shared-memory stage too", "[timing][memory]") {
+    // A 32-way conflicted ld.shared holds the stage 32 cycles; an ld.global behind it adds its one
+    // data wavefront (memory.l1_data_wavefronts), so the conflict-free ld.shared after it starts one
+    // cycle later, and its fadd issues one cycle later (l1pipe.cu: 32 + 1 cycles per pair on the GH100).
+    const char* k = ".kernel t\n.grid 1\n.block 32\n.regs 8\n.shared 4096\n.buffer a f32 64 zero\n"
+                    "mov r0, %tid.x\nshl r2, r0, 7\nshl r3, r0, 2\nld.shared r1, [r2]\n"
+                    "ld.global r4, [a + r3]\nld.shared r5, [r3]\nfadd r6, r5, r5\nexit\n";
+    GpuConfig c = small_config();
+    Recorder off, on;
+    run(k, c, {true, &off, {}});
+    c.memory.l1_data_wavefronts = 1;
+    run(k, c, {true, &on, {}});
+    const uint64_t t_off = off.issue_cycles(0, 6).at(0), t_on = on.issue_cycles(0, 6).at(0);
+    CHECK(t_on == t_off + 1);
+}
+
 TEST_CASE("memory units: a write-back costs more while its channel also serves reads", "[timing][memory]") {
     GpuConfig c = small_config();  // 64 B per cycle, one channel, load window 1000
     c.memory.dram.mixed_write_bytes = 64;  // one more cycle per write while reads are around

@@ -1,7 +1,9 @@
 // probes.cpp: the twins of the shared-bank and mixed-DRAM probes (calib/kernels/shbank.cu and
 // mixrw.cu; results in calib/results/shbank_mixrw/).
 // shbank: clocks per dependent ld.shared with W lanes on each bank (W = 1..32), from the difference
-// of 32 and 16 loop steps of 8 loads. mixrw: sector accesses per clock GPU-wide of random 4 B reads
+// of 32 and 16 loop steps of 8 loads. l1pipe (kernels/l1pipe.cu, results/l1pipe/, measured on an H100:
+// the same GH100 SM): warp memory instructions per clock per SM of W-way ld.shared, L1-hit ld.global
+// of L lines per request, or both interleaved, from the difference of 24 and 8 loop steps. mixrw: sector accesses per clock GPU-wide of random 4 B reads
 // and partial-sector writes mixed R : 4 - R, from the difference of K = 8 and 4 groups of 4.
 #include "sim/calibrate/comparisons.hpp"
 
@@ -22,6 +24,23 @@ void shared_banks(Context& c) {
     }
 }
 
+void l1_pipe(Context& c) {
+    std::optional<Trace> t;
+    const char* kinds[] = {"lds", "ldg", "mix"};
+    const uint32_t points[][2] = {{1, 1}, {4, 1}, {8, 1}, {32, 1}, {1, 32}, {32, 32}, {8, 8}};
+    for (const auto& p : points)
+        for (uint32_t k = 0; k < 3; ++k) {
+            const std::string name = "l1pipe_" + std::string(kinds[k]) + "_W" + std::to_string(p[0]) + "_L" +
+                                     std::to_string(p[1]);
+            if (!c.wants(name)) continue;
+            if (!t) t.emplace(c.trace("l1pipe"));
+            Stats s;
+            const double d = delta(c, *t, "iters", 8, 24, &s,
+                                   {"W=" + std::to_string(p[0]), "L=" + std::to_string(p[1]), "K=" + std::to_string(k)});
+            c.add("l1pipe", name, "warp_inst_per_clk_per_sm", 64.0 * 16 * (k == 2 ? 16 : 8) / d, "1/clk");
+        }
+}
+
 void mixed_dram(Context& c) {
     std::optional<Trace> t;
     for (int reads = 4; reads >= 0; --reads) {
@@ -37,7 +56,7 @@ void mixed_dram(Context& c) {
 }  // namespace
 
 std::vector<Group> probe_groups() {
-    return {{"shared_banks", "hotspots", shared_banks}, {"mixrw", "hotspots", mixed_dram}};
+    return {{"shared_banks", "hotspots", shared_banks}, {"l1pipe", "hotspots", l1_pipe}, {"mixrw", "hotspots", mixed_dram}};
 }
 
 }  // namespace simt::calib

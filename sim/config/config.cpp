@@ -70,7 +70,7 @@ constexpr size_t kMaxDatapaths = 16;
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks", "shared_conflict_latency",
                              "const_latency", "tex_latency", "atomic_latency", "dram_latency",
                              "dram_bandwidth_gbs", "max_outstanding_per_sm", "l1_miss_lines_in_flight",
-                             "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_local_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
+                             "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_hits_share_wavefronts", "l1_request_cycles", "l1_data_wavefronts", "l1_local_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
 const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "read_lookups_per_cycle", "data_sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "home_copy", "stores_at_home", "sm_map",
                            "input_flits_per_cycle", "flit_bytes", "partner_offset"};
@@ -342,6 +342,9 @@ GpuConfig::Memory read_memory(const Section& s) {
     if (s.has("l1_miss_lines_in_flight")) m.l1_miss_lines_in_flight = s.u32("l1_miss_lines_in_flight", 0, 1u << 20);
     m.l1_sectors_per_cycle = s.u32("l1_sectors_per_cycle", 1, 1024);
     if (s.has("l1_line_per_wavefront")) m.l1_line_per_wavefront = s.boolean("l1_line_per_wavefront");
+    if (s.has("l1_hits_share_wavefronts")) m.l1_hits_share_wavefronts = s.boolean("l1_hits_share_wavefronts");
+    if (s.has("l1_request_cycles")) m.l1_request_cycles = s.u32("l1_request_cycles", 1, 64);
+    if (s.has("l1_data_wavefronts")) m.l1_data_wavefronts = s.u32("l1_data_wavefronts", 0, 64);
     if (s.has("l1_local_store_allocate")) m.l1_local_store_allocate = s.boolean("l1_local_store_allocate");
     if (s.has("lg_queue_depth")) m.lg_queue_depth = s.u32("lg_queue_depth", 0, 4096);
     if (s.has("l1_miss_lines_per_pass")) m.l1_miss_lines_per_pass = s.u32("l1_miss_lines_per_pass", 0, 32);

@@ -109,6 +109,9 @@ struct GpuConfig {
         uint32_t l1_miss_lines_in_flight = 0; // lines an SM's loads may have on their way from the L2 (0: no limit)
         uint32_t l1_sectors_per_cycle = 4;    // L1TEX tag-stage throughput (a "wavefront")
         bool l1_line_per_wavefront = false;   // a request takes at least one wavefront per distinct line
+        bool l1_hits_share_wavefronts = false; // ...a load's lines ready in L1 excepted: they share wavefronts by sectors
+        uint32_t l1_request_cycles = 1;       // tag-stage cycles an L1TEX request takes at least
+        uint32_t l1_data_wavefronts = 0;      // data-stage wavefronts of a global/local request, shared with shared memory's
         bool l1_local_store_allocate = false; // a local store's whole sectors are also written into L1
         uint32_t lg_queue_depth = 0;          // LSU instructions waiting for the L1TEX tag stage (0: none wait)
         uint32_t l1_miss_lines_per_pass = 0;  // missing lines one pass sends to L2 (0: all at once)

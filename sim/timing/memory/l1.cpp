@@ -26,6 +26,8 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       atomic_ops_per_cycle_(c.memory.atomics.l1_ops_per_cycle),
       per_address_(c.memory.atomics.same_address_cycles > 0),
       line_per_wavefront_(c.memory.l1_line_per_wavefront),
+      hits_share_(c.memory.l1_line_per_wavefront && c.memory.l1_hits_share_wavefronts),
+      request_cycles_(std::max(c.memory.l1_request_cycles, 1u)),
       local_allocate_(c.memory.l1_local_store_allocate),
       miss_lines_per_pass_(c.memory.l1_miss_lines_per_pass),
       miss_pass_cycles_(c.memory.l1_miss_pass_cycles),
@@ -122,10 +124,23 @@ void L1Tex::prefetch(const SectorList& s, bool l1, L2::Place* at) const {
     }
 }
 
+uint32_t L1Tex::load_wavefronts(const SectorList& s, uint64_t at, bool l2_only) const {
+    const uint32_t w = wavefronts(s), least = by_sectors(s);
+    if (!hits_share_ || l2_only || w <= least) return w;
+    uint32_t missed = 0;
+    for (uint32_t i = 0; i < s.count;) {  // the sectors come sorted, a line's together
+        const uint64_t line = by_spl_.div(s.sector[i]);
+        bool ready = true;
+        for (; i < s.count && by_spl_.div(s.sector[i]) == line; ++i) ready = ready && cache_.full_at(s.sector[i]) <= at;
+        missed += !ready;
+    }
+    return std::max(least, missed);
+}
+
 uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency, bool l2_only) {
     ++kind.requests;
     kind.sectors += s.count;
-    uint64_t start = tag_stage(t, wavefronts(s));
+    uint64_t start = tag_stage(t, load_wavefronts(s, std::max(t, tag_free_), l2_only));
     if (deferred_) return defer(Pending::Load, start, s, 0, nullptr, extra_latency, l2_only);
     return load_sectors(start, s, extra_latency, l2_only);
 }

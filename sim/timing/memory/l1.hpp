@@ -169,15 +169,23 @@ private:
     // Returns the start cycle: max(t, the stage free, earliest); `timed`: its sectors are timed now.
     uint64_t tag_stage(uint64_t t, uint32_t wavefronts, uint64_t earliest = 0, bool timed = true);
     uint64_t hold(uint64_t t, const SectorList& s, uint64_t partial, bool allocate, uint32_t token);
-    // Tag-stage cycles of a request: its sectors at l1_sectors_per_cycle, and at least one cycle
-    // per distinct line with l1_line_per_wavefront (a request to 32 lines takes 32 wavefronts).
+    // Tag-stage cycles of a request: its sectors at l1_sectors_per_cycle, at least memory.l1_request_cycles
+    // (l1pipe.cu: an L1-hit load of one line takes 2, ncu's two LSU-in passes of its 32 64-bit addresses),
+    // and at least one cycle per distinct line with l1_line_per_wavefront (32 lines take 32 wavefronts).
+    uint32_t by_sectors(const SectorList& s) const {
+        return std::max(request_cycles_, (s.count + sectors_per_cycle_ - 1) / sectors_per_cycle_);
+    }
     uint32_t wavefronts(const SectorList& s) const {
-        uint32_t w = std::max(1u, (s.count + sectors_per_cycle_ - 1) / sectors_per_cycle_);
+        const uint32_t w = by_sectors(s);
         if (!line_per_wavefront_ || s.count <= 1) return w;
         uint32_t lines = 1;
         for (uint32_t i = 1; i < s.count; ++i) lines += by_spl_.div(s.sector[i]) != by_spl_.div(s.sector[i - 1]);
         return std::max(w, lines);
     }
+    // A load's: with memory.l1_hits_share_wavefronts only its lines not all ready in the L1 at `at`
+    // (missing, or a fill still in flight: an MSHR merge) take one each; the others share wavefronts
+    // by sectors as a one-line request's do (l1pipe.cu: 32 lines that hit take 8 cycles, 32 that miss 32).
+    uint32_t load_wavefronts(const SectorList& s, uint64_t at, bool l2_only) const;
     uint64_t track(uint64_t done);
     void prefetch(const SectorList& s, bool l1, L2::Place* at) const;  // (at: each sector's L2::place)
     uint64_t load_sectors(uint64_t start, const SectorList& s, uint32_t extra_latency, bool l2_only);
@@ -203,6 +211,8 @@ private:
     uint32_t sm_, sector_bytes_, hit_latency_, sectors_per_cycle_, cap_, atomic_ops_per_cycle_;
     bool per_address_;  // atomics.same_address_cycles > 0: lanes grouped by address
     bool line_per_wavefront_;  // memory.l1_line_per_wavefront
+    bool hits_share_;          // memory.l1_hits_share_wavefronts
+    uint32_t request_cycles_;  // memory.l1_request_cycles (at least 1)
     bool local_allocate_;      // memory.l1_local_store_allocate
     uint32_t miss_lines_per_pass_, miss_pass_cycles_;  // memory.l1_miss_lines_per_pass, l1_miss_pass_cycles
     uint32_t spl_;             // sectors per L1 line

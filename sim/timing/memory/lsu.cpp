@@ -12,7 +12,8 @@ Lsu::Lsu(uint32_t sm, Context& ctx, const SmShare& share)
       sectors_(*share.sectors),
       l1_(ctx.cfg, ctx.l1, sm, ctx.l2, share.stats->memory),
       tex_{0, ctx.cfg.memory.tex.quads_per_cycle},
-      layout_(ctx.cfg.memory) {}
+      layout_(ctx.cfg.memory),
+      data_wavefronts_(ctx.cfg.memory.l1_data_wavefronts) {}
 
 uint64_t Lsu::access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, uint32_t token) {
     if (d.lat == isa::Lat::L1tex || d.lat == isa::Lat::L2) return l1tex(d, dyn, t, token);
@@ -26,6 +27,7 @@ uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, 
     const uint32_t sb = ctx_.cfg.memory.sector_bytes;
     if (d.mem == MemKind::Tex) return texture(dyn, t);
     coalesce(dyn.exec, dyn.addr, d.bytes, sb, s);
+    if (d.mem != MemKind::GlobalAtomic && dyn.exec) data_stage(t);
     switch (d.mem) {
         case MemKind::GlobalLoad: return l1_.load(t, s, ms.global_load, 0, d.lat == isa::Lat::L2);
         case MemKind::LocalLoad: return l1_.load(t, s, ms.local_load);
@@ -38,6 +40,14 @@ uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, 
             return l1_.atomic(t, s, groups_, ms.global_atomic);
         default: return t + 1;
     }
+}
+
+// A global or local load or store also moves its data through the SM's L1TEX data stage, the one
+// shared memory's wavefronts take (memory.l1_data_wavefronts, l1pipe.cu: an L1-hit load adds one
+// cycle to a 32-way conflicted ld.shared's 32 when they mix). The wavefronts join the stage's backlog;
+// the request itself does not wait for them (its own pace is the tag stage's).
+void Lsu::data_stage(uint64_t t) {
+    if (data_wavefronts_) mio_.reserve(t, data_wavefronts_);
 }
 
 // The TEX stage, then the L1TEX path at the texels' block-linear addresses.

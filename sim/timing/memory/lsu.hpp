@@ -11,6 +11,8 @@
 // before issue (lg_throttle, tex_throttle, mio_throttle) are accepts() and
 // the stages' free times.
 //
+// The MIO stage is the L1TEX data stage: with memory.l1_data_wavefronts a global or local load or
+// store also takes it (for its data), beside its own tag stage.
 // Shared memory: wavefronts = the most distinct words in one bank; a shared
 // atomic also serialises the lanes on one word (atomics.shared_same_address_cycles
 // per extra lane); result at shared_latency + wavefronts - 1.
@@ -57,6 +59,7 @@ public:
 private:
     uint64_t l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, uint32_t token);
     uint64_t texture(const func::DynInst& dyn, uint64_t t);
+    void data_stage(uint64_t t);
     uint64_t mio(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
     uint64_t shared(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
 
@@ -69,6 +72,7 @@ private:
     TexLayout layout_;
     AtomicGroups groups_;
     LaneAddrs remapped_{};
+    uint32_t data_wavefronts_;  // memory.l1_data_wavefronts
 };
 
 }  // namespace simt::timing
