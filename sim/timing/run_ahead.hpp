@@ -48,7 +48,7 @@ namespace simt::timing {
 
 class RunAhead {
 public:
-    static constexpr uint64_t kWindow = 512;  // cycles an SM may tick ahead of the top loop
+    static constexpr uint64_t kWindow = 4096;  // cycles an SM may tick ahead of the top loop
 
     RunAhead(bool on, const func::Executor& exec, uint32_t sms, uint32_t sub_partitions, uint64_t max_cycles)
         : on_(on), exec_(exec), max_cycles_(max_cycles), faults_(sms),
