@@ -128,9 +128,12 @@ void check_traces(const std::vector<const GpuConfig*>& configs) {
             CHECK(skip_rec.intervals.size() == step_rec.intervals.size());
             CHECK(step.visited == step.stats.cycles + 1);  // cycles 0 .. the last retire
             CHECK(skip.visited <= step.visited);
-            // Determinism: again, without an observer.
+            // Determinism: again, without an observer (SMs tick ahead: run_ahead.hpp), and in step.
             auto again = run_file(path, *cfg);
             CHECK(again.stats == skip.stats);
+            RunOptions in_step;
+            in_step.run_ahead = false;
+            CHECK(run_file(path, *cfg, in_step).stats == again.stats);
         }
     }
 }

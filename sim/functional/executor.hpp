@@ -167,6 +167,7 @@ public:
     Error budget_error(uint32_t pc) const;
 
     uint64_t warp_instructions() const { return executed_; }
+    uint64_t budget() const { return limits_.max_warp_instructions; }
     const isa::Program& program() const { return program_; }
     const Reconvergence& reconvergence() const { return reconv_; }
 

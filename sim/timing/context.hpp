@@ -31,6 +31,7 @@ struct IssueCost {
     uint32_t dividend_latency = 0;  // an emulated division: from issue when the divisor was ready
                                     // `latency - dividend_latency` cycles earlier (0: latency)
     bool plain = true;     // no memory access, no SM unit (L1TEX, MIO), no division: Sm::issue's short path
+    bool outward = false;  // a memory access or an SM unit: what other SMs may see (run_ahead.hpp)
 };
 
 inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, const PipeSpecs& pipes,
@@ -53,7 +54,8 @@ inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, 
                 break;
             case isa::Lat::L1tex: case isa::Lat::L2: case isa::Lat::Ctrl: break;
         }
-        c.plain = c.dividend_latency == 0 && d.mem == MemKind::None && d.unit != Unit::L1tex && d.unit != Unit::Mio;
+        c.outward = d.mem != MemKind::None || d.unit == Unit::L1tex || d.unit == Unit::Mio;
+        c.plain = c.dividend_latency == 0 && !c.outward;
         v.push_back(c);
     }
     return v;

@@ -8,6 +8,7 @@
 //   2. every SM whose next event has come ticks its sub-partitions (SM
 //      0..n-1, sub-partition 0..k-1), only those whose next event has come,
 //      unless event skipping is off (then every SM and sub-partition ticks);
+//      on one thread an SM may then go on ticking ahead (run_ahead.hpp);
 //   3. the next cycle is t + 1 (no skipping) or the earliest next event of any
 //      sub-partition (skipping); if nothing can ever happen again while blocks
 //      remain, that is a deadlock: simt::Error with every SM's state; a next
@@ -18,6 +19,7 @@
 #include "sim/timing/context.hpp"
 #include "sim/timing/distributor.hpp"
 #include "sim/timing/parallel/parallel_run.hpp"
+#include "sim/timing/run_ahead.hpp"
 #include "sim/timing/sm.hpp"
 
 #include <algorithm>
@@ -32,7 +34,10 @@ public:
         : options_(std::move(options)),
           occupancy_(compute_occupancy(config, program)),
           ctx_(config, program, memory, stats_, options_.observer),
-          distributor_(program.launch.mode == isa::LaunchDecl::Mode::Compute ? config.launch.block_dispatch_cycles : 0.0) {
+          distributor_(program.launch.mode == isa::LaunchDecl::Mode::Compute ? config.launch.block_dispatch_cycles : 0.0),
+          ahead_(options_.run_ahead && options_.event_skipping && !options_.observer &&
+                     std::min(options_.threads, config.sm.count) <= 1,
+                 ctx_.exec, config.sm.count, config.sm.sub_partitions, config.max_cycles) {
         check_resident_memory(config, program, occupancy_);
         init_stats();
         uint32_t n = config.sm.count;
@@ -55,7 +60,7 @@ public:
             ++visited_;
             if (ctx_.done_blocks >= total_blocks_) break;
             const uint64_t next = std::min(ctx_.dispatch_pending ? t + 1 : kNever, earliest);
-            if (next == kNever) deadlock(t);
+            if (next == kNever) deadlock(std::max(t, ahead_.last_tick()));
             t = options_.event_skipping ? std::max(next, t + 1) : t + 1;
             if (t > ctx_.cfg.max_cycles) cycle_budget_exhausted();
             if (options_.progress && (t >> 14) != progress_mark) {
@@ -78,6 +83,7 @@ private:
     // returns the earliest next event of any SM. (An SM's next event changes
     // only in its own tick, its dispatch and, in a parallel run, the settle:
     // next_ keeps them in one array, so a cycle reads one cache line per 8 SMs.)
+    // On one thread an SM that ticked may go on ahead of the others (run_ahead.hpp).
     uint64_t tick(uint64_t t, bool all) {
         uint64_t earliest = kNever;
         if (par_) {
@@ -88,8 +94,12 @@ private:
         for (size_t i = 0; i < sms_.size(); ++i) {
             if (i + 1 < sms_.size() && next_[i + 1] <= t) sms_[i + 1]->prefetch();
             if (all || next_[i] <= t) {
+                if (ahead_.on()) ahead_.rethrow_if_faulted(uint32_t(i));
                 sms_[i]->tick(t, all);
-                next_[i] = sms_[i]->next_event();
+                const Sm& sm = *sms_[i];
+                next_[i] = ahead_.on() ? ahead_.run(*sms_[i], uint32_t(i), t,
+                                                    [&] { return next_block_ < total_blocks_ && sm.fits(); })
+                                       : sms_[i]->next_event();
             }
             earliest = std::min(earliest, next_[i]);
         }
@@ -195,6 +205,7 @@ private:
     OccupancyStats occupancy_;
     Context ctx_;
     BlockDistributor distributor_;
+    RunAhead ahead_;
     std::unique_ptr<ParallelRun> par_;  // null: one thread
     std::vector<std::unique_ptr<Sm>> sms_;
     std::vector<uint64_t> next_;        // sms_[i]->next_event(), kept in step

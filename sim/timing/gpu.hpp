@@ -47,6 +47,9 @@ struct RunOptions {
     // start empty, as a GPU invalidates them at each launch) and the global memory they wrote.
     // The Stats and the observer describe the timed launch alone (progress is reported for each).
     uint32_t warm_launches = 0;
+    // On one thread with event skipping, an SM whose ticks touch nothing the others see
+    // ticks ahead of them (sim/timing/run_ahead.hpp); the Stats are identical either way.
+    bool run_ahead = true;
 };
 
 // The largest RunOptions::warm_launches accepted (--warm).

@@ -81,10 +81,21 @@ void Sm::dispatch(uint64_t block_index, uint64_t t, uint64_t start) {
             ctx_.observer->on_warp_dispatched(t, w.id);
             ctx_.observer->on_warp_launched(w.launch_ready, w.id);
         }
+        note_outward(w);
         sps_[w.id.sub_partition]->add(&w);
         sp_next_[w.id.sub_partition] = sps_[w.id.sub_partition]->next_event();
     }
     update_next_event();
+}
+
+// A warp is outward while it drains (its retirement reaches the Gpu) or while its next
+// instruction accesses memory or an SM unit (run_ahead.hpp).
+[[gnu::always_inline]] inline void Sm::note_outward(TWarp& w) {
+    const bool out = w.resident && (w.draining || ctx_.cost[w.pc].outward);
+    if (out == w.outward) return;
+    w.outward = out;
+    outward_warps_ = out ? outward_warps_ + 1 : outward_warps_ - 1;
+    sps_[w.id.sub_partition]->mark_outward(w.lslot, out);
 }
 
 void Sm::retire(TWarp& w, uint64_t t) {
@@ -92,6 +103,7 @@ void Sm::retire(TWarp& w, uint64_t t) {
     if (ctx_.observer) ctx_.observer->on_warp_retired(t, w.id);
     w.resident = false;
     w.candidate = false;
+    note_outward(w);
     count_residency(t, -1);
     // (a parallel run: into the outbox, which the Gpu adds up at the cycle's end)
     uint64_t& last_retire = share_.outbox ? share_.outbox->last_retire : ctx_.last_retire;
@@ -285,6 +297,7 @@ void Sm::read_barriers(TWarp& w, const DecodedInst& d, uint64_t t) {
     if (dyn.warp_exited) {  // (w.fwarp->done() after the step)
         w.draining = true;
         w.hold_pc = pc;
+        note_outward(w);
         release_barrier_if_ready(blocks_[w.block_slot], t);  // the others may all be waiting for this one
         return;
     }
@@ -296,6 +309,7 @@ void Sm::read_barriers(TWarp& w, const DecodedInst& d, uint64_t t) {
     if ((next != pc + 1 && !switched) || dyn.diverged) w.branch_ready = t + ctx_.cfg.pipes.branch.latency;
     if (dyn.sleep_ns) w.sleep_until = t + sleep_cycles(dyn.sleep_ns);
     w.pc = next;
+    note_outward(w);
     if (sass_stall_counts_) w.sass_until = t + ctx_.code[pc].sass_stall;
     if (!issue_pending(w)) settle_operands(w);  // (else once its request completes, end_cycle)
     if (dyn.barrier) {

@@ -45,6 +45,15 @@ public:
     // the SMs in turn, and each one's state has usually left the L1 cache).
     void prefetch() const;
     bool busy() const { return resident_warps_ > 0; }
+    // Does its tick at t touch nothing another SM sees (no memory access or unit, no
+    // retirement, no held store leaving)? Then it may tick ahead of them (run_ahead.hpp).
+    bool local_at(uint64_t t) const {
+        if (lsu_.next_held() <= t) return false;  // (kNever when none is held)
+        if (outward_warps_)
+            for (const auto& sp : sps_)
+                if (!sp->outward_quiet_at(t)) return false;
+        return true;
+    }
     uint64_t warp_instructions() const { return issued_; }  // issued on this SM so far
     uint64_t last_ack() const { return last_ack_; }           // the latest completion of its memory requests
     // Adds its schedulers' register-file counters (kept per scheduler during the run).
@@ -130,6 +139,7 @@ private:
     uint64_t sleep_cycles(uint32_t ns) const;
     void retire(TWarp& w, uint64_t t);
     void count_residency(uint64_t t, int delta);
+    void note_outward(TWarp& w);  // after w's pc, draining or residency changed: outward_warps_
     void update_next_event();
 
     // An issue whose L1TEX request waits for end_cycle().
@@ -166,6 +176,7 @@ private:
     uint64_t issued_ = 0;
     uint32_t resident_warps_ = 0;
     uint64_t residency_since_ = 0;
+    uint32_t outward_warps_ = 0;  // resident warps with TWarp::outward set
 };
 
 }  // namespace simt::timing

@@ -74,6 +74,7 @@ private:
     uint64_t early_ = 0;
     uint64_t far_ = 0;
     uint64_t far_min_ = kNever;
+    uint64_t outward_ = 0;               // bit i: its warp is outward (TWarp::outward)
 
 public:
     PipeState pipes;                     // read and written by Sm::issue (free_at first)
@@ -99,6 +100,17 @@ public:
     void finish_issue(TWarp& w, uint64_t t);
     // Has warps whose eligibility depends on the SM's shared units (L1TEX, MIO).
     bool has_candidates() const { return candidates_ != 0; }
+    // Local slot i's warp is outward or not (Sm::note_outward, run_ahead.hpp).
+    void mark_outward(uint32_t i, bool out) {
+        outward_ = out ? outward_ | 1ull << i : outward_ & ~(1ull << i);
+    }
+    // Can no outward warp act here (issue, retire) at cycle t? (A blocked one acts at its wake time.)
+    bool outward_quiet_at(uint64_t t) const {
+        if (outward_ & ~blocked_) return false;
+        for (uint64_t m = outward_; m; m &= m - 1)
+            if (wake_[std::countr_zero(m)] <= t) return false;
+        return true;
+    }
 
     std::string describe(uint64_t t) const;
     // Asks for the cache lines a tick reads first (a hint; see Sm::prefetch).

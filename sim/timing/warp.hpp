@@ -69,6 +69,7 @@ struct alignas(64) TWarp {
     uint64_t sass_until = 0;     // an imported instruction's stall count holds the next until then
     uint64_t mem_done = 0;       // completion of its latest memory request
     uint32_t held_stores = 0;    // its stores held in the LSU queue, completion not yet known (l1.hpp)
+    bool outward = false;        // draining, or its next instruction is IssueCost::outward (Sm::note_outward)
     uint64_t fixed_done = 0;     // latest result of its fixed-latency instructions (stall_counts.hpp)
     uint64_t last_issue = 0;     // cycle of the last issue + 1 (0 = never)
 

@@ -1,0 +1,104 @@
+// run_ahead.hpp: an SM ticks ahead of the others while nothing it does can reach them.
+//
+// The serial top loop ticks the SMs due at cycle t in order, then those due at the next
+// cycle, and so on: every SM's warps (their registers, scoreboards, timing state) leave
+// the host's caches between two of its ticks. Most ticks touch nothing another SM sees:
+// an SM shares with the others only the memory side (L1TEX requests into the L2 and DRAM,
+// global memory's data) and the Gpu's dispatch (a retirement lets blocks in; a block goes
+// to an SM that fits it). So once an SM has ticked at t in its place, it goes on ticking
+// at its own next events, up to `kWindow` cycles ahead, while those ticks are *local*:
+//   * no outward warp can act at their cycle, and no held store leaves the LSU queue then
+//     (Sm::local_at). A warp is outward while it drains (a drain ends in a retirement) or
+//     while its next instruction accesses memory or an SM unit (L1TEX, MIO:
+//     IssueCost::outward); a blocked one does nothing before its wake time (a barrier's
+//     release can only move it to the cycle after a tick, which the next look sees), any
+//     other may issue at once. So each such tick issues only instructions whose timing and
+//     data are the SM's own (registers, pipes, barriers among its blocks);
+//   * no block can come to it in the meantime: every block has been dispatched, or it
+//     does not fit one (it frees resources only by a retirement, which is not local);
+//   * the cycle budget (max_cycles) is not passed, and the instruction budget is far
+//     (below: the executor counts steps in the order they run).
+// Such a tick reads nothing that another SM's tick at an earlier cycle writes, and writes
+// only the SM's own state and counters that are sums (per-pc counts and stall cycles, the
+// bank-read memo, whose entries are functions of (previous pc, pc)); so ticking it early
+// gives it the state it has in the serial order, and the other SMs see the same memory
+// side as before. An SM's ticks depend only on its own events (event skipping: a tick
+// before the next event changes nothing), so where the top loop's cycles fall does not
+// matter. Errors keep their order: a tick ahead that throws is kept with its cycle, which
+// becomes the SM's next event, and rethrown when the top loop ticks the SM there, after
+// whatever the SMs before it at that cycle (or any SM earlier) throw. The deadlock report
+// names the latest cycle any SM ticked, as the serial loop's last visited cycle does.
+// The instruction budget: with at most `kWindow` cycles of instructions ticked ahead on
+// each SM (sub_partitions per cycle each), a run that stays `margin` below the budget
+// cannot cross it among the instructions ticked ahead, so the error (when it comes) is
+// raised at the same step, after the others have been covered in order.
+//
+// Left out: running ahead with an observer (its events would come out of order), without
+// event skipping, or on several threads (sim/timing/parallel/).
+#pragma once
+
+#include "sim/functional/executor.hpp"
+#include "sim/timing/sm.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <vector>
+
+namespace simt::timing {
+
+class RunAhead {
+public:
+    static constexpr uint64_t kWindow = 4096;  // cycles an SM may tick ahead of the top loop
+
+    RunAhead(bool on, const func::Executor& exec, uint32_t sms, uint32_t sub_partitions, uint64_t max_cycles)
+        : on_(on), exec_(exec), max_cycles_(max_cycles), faults_(sms),
+          margin_(2 * uint64_t(sms) * std::max(sub_partitions, 1u) * (kWindow + 1)) {}
+
+    bool on() const { return on_; }
+    // The SM `sm` (index i) has ticked at t; may_receive(): a block may still come to it.
+    // Ticks it at its next events before t + kWindow while it stays local; returns its
+    // next event (the cycle of a kept error: rethrow_if_faulted()).
+    template <class MayReceive>
+    uint64_t run(Sm& sm, uint32_t i, uint64_t t, MayReceive may_receive) {
+        uint64_t next = sm.next_event();
+        const uint64_t end = t + kWindow <= max_cycles_ ? t + kWindow : max_cycles_ + 1;
+        bool open = false;  // may_receive() has said no (local ticks do not change that)
+        for (uint64_t at = t; budget_far(); ) {
+            at = std::max(next, at + 1);
+            if (at >= end || !sm.local_at(at)) break;
+            if (!open && may_receive()) break;
+            open = true;
+            try {
+                sm.tick(at, false);
+            } catch (...) {
+                faults_[i] = std::current_exception();
+                faulted_ = true;
+                return at;
+            }
+            last_ = std::max(last_, at);
+            next = sm.next_event();
+        }
+        return next;
+    }
+    // Rethrows the error SM i's tick ahead raised (the top loop ticks it at that cycle now).
+    void rethrow_if_faulted(uint32_t i) const {
+        if (faulted_ && faults_[i]) std::rethrow_exception(faults_[i]);
+    }
+    uint64_t last_tick() const { return last_; }  // the latest cycle ticked ahead (0: none)
+
+private:
+    bool budget_far() const {
+        const uint64_t done = exec_.warp_instructions(), budget = exec_.budget();
+        return done < budget && budget - done > margin_;
+    }
+
+    bool on_;
+    const func::Executor& exec_;
+    uint64_t max_cycles_;
+    std::vector<std::exception_ptr> faults_;
+    uint64_t margin_;
+    uint64_t last_ = 0;
+    bool faulted_ = false;  // some faults_[i] is set
+};
+
+}  // namespace simt::timing
