@@ -103,7 +103,7 @@ __device__ __forceinline__ unsigned hash32(unsigned x) {
 // Blocks of 1024 threads, 2 per SM. The first block to start on each of SMs 0..kChasers-1 chases
 // (warp 0 only) and sets done[0] when its chase ends; every other block storms until all chasers are
 // done. chain: a random cyclic permutation of 1 GB of lines (word i*32 holds the next line's word).
-__global__ void storm(int kind, const unsigned* chain, unsigned* big, unsigned small_words, unsigned* claim,
+__global__ void storm(int kind, unsigned start, const unsigned* chain, unsigned* big, unsigned small_words, unsigned* claim,
                       volatile unsigned* done, long long* lat, unsigned long long* ops, unsigned* out) {
   __shared__ int role;
   const unsigned sm = smid();
@@ -111,7 +111,7 @@ __global__ void storm(int kind, const unsigned* chain, unsigned* big, unsigned s
   __syncthreads();
   if (role == 1) {
     if (threadIdx.x >= 32) return;
-    unsigned idx = (sm * 7919u) * 32u;
+    unsigned idx = ((sm * 7919u + start) & (8u * 1024u * 1024u - 1u)) * 32u;
     long long t0 = clock64();
     for (int k = 0; k < kChase; ++k) idx = chain[idx];
     long long t1 = clock64();
@@ -179,7 +179,9 @@ static void run_lat(const cudaDeviceProp& p, long long* cyc, unsigned* out) {
   }
 }
 
-static void run_storm(const cudaDeviceProp& p, unsigned* out) {
+// fresh = 0: every run chases the same lines (L2-resident after the first run: an L2 hit's latency);
+// fresh = 1: each run starts elsewhere on the cycle (DRAM: a miss's latency).
+static void run_storm(const cudaDeviceProp& p, unsigned* out, int fresh) {
   const size_t big_words = 256ull * 1024 * 1024;  // 1 GB
   unsigned *chain, *big, *claim, *done;
   long long* lat;
@@ -212,7 +214,8 @@ static void run_storm(const cudaDeviceProp& p, unsigned* out) {
       CK(cudaEventCreate(&a));
       CK(cudaEventCreate(&b));
       CK(cudaEventRecord(a));
-      storm<<<2 * p.multiProcessorCount, 1024>>>(kind, chain, big, small_words[kind], claim, done, lat, ops, out);
+      const unsigned start = fresh ? 1000003u * unsigned(1 + rep + 3 * kind) : 0u;
+      storm<<<2 * p.multiProcessorCount, 1024>>>(kind, start, chain, big, small_words[kind], claim, done, lat, ops, out);
       CK(cudaEventRecord(b));
       CK(cudaEventSynchronize(b));
       CKL();
@@ -225,10 +228,11 @@ static void run_storm(const cudaDeviceProp& p, unsigned* out) {
       for (long long c : hl) v.push_back(double(c) / kChase);
       rate.push_back(double(hops) / (ms * 1e6));
     }
-    const std::string n = fmt("kernel=storm;%d SMs chase 1 GB (512 dependent loads);the other SMs' 64 warps: %s;median of 3 runs x %d chasers",
-                              kChasers, names[kind], kChasers);
-    row(fmt("l1pipe_storm_%s", names[kind]), "clk_per_load", median(v), "clk", n);
-    row(fmt("l1pipe_storm_%s", names[kind]), "storm_accesses_per_ns", median(rate), "1/ns", n);
+    const std::string n = fmt("kernel=storm;%d SMs chase 1 GB (512 dependent loads%s);the other SMs' 64 warps: %s;median of 3 runs x %d chasers",
+                              kChasers, fresh ? ", other lines each run: DRAM" : ", the same lines each run: L2 hits after the first", names[kind], kChasers);
+    const char* series = fresh ? "l1pipe_stormdram_%s" : "l1pipe_storm_%s";
+    row(fmt(series, names[kind]), "clk_per_load", median(v), "clk", n);
+    row(fmt(series, names[kind]), "storm_accesses_per_ns", median(rate), "1/ns", n);
   }
 }
 
@@ -251,7 +255,12 @@ int main(int argc, char** argv) {
   const int points[][2] = {{1, 1}, {4, 1}, {8, 1}, {32, 1}, {1, 32}, {32, 32}, {8, 8}};
   for (const auto& wl : points)
     for (int kind = 0; kind < 3; ++kind) run_pipe(p, kind, wl[0], wl[1], g, rec, out, 3);
+  if (argc == 2 && std::string(argv[1]) == "stormdram") {
+    run_storm(p, out, 1);
+    return 0;
+  }
   run_lat(p, cyc, out);
-  run_storm(p, out);
+  run_storm(p, out, 0);
+  run_storm(p, out, 1);
   return 0;
 }
