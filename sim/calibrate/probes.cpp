@@ -1,9 +1,10 @@
-// probes.cpp: the twins of the shared-bank and mixed-DRAM probes (calib/kernels/shbank.cu and
-// mixrw.cu; results in calib/results/shbank_mixrw/).
+// probes.cpp: the twins of the shared-bank, L1TEX-pipe and mixed-DRAM probes (calib/kernels/shbank.cu,
+// l1pipe.cu and mixrw.cu; results in calib/results/shbank_mixrw/ and calib/results/l1pipe/).
 // shbank: clocks per dependent ld.shared with W lanes on each bank (W = 1..32), from the difference
 // of 32 and 16 loop steps of 8 loads. l1pipe (kernels/l1pipe.cu, results/l1pipe/, measured on an H100:
 // the same GH100 SM): warp memory instructions per clock per SM of W-way ld.shared, L1-hit ld.global
-// of L lines per request, or both interleaved, from the difference of 24 and 8 loop steps. mixrw: sector accesses per clock GPU-wide of random 4 B reads
+// of L lines per request, or both interleaved, from the difference of 24 and 8 loop steps.
+// mixrw: sector accesses per clock GPU-wide of random 4 B reads
 // and partial-sector writes mixed R : 4 - R, from the difference of K = 8 and 4 groups of 4.
 #include "sim/calibrate/comparisons.hpp"
 

@@ -152,7 +152,7 @@ struct GpuConfig {
             uint32_t latency_spread_cycles = 0; // mean of an access's geometric latency spread (within dram_latency)
             double rmw_turnaround_bytes = 0;    // channel time of the read-write turnaround of an ECC read-modify-write
             double mixed_write_bytes = 0;       // extra channel time of a write-back while the channel also reads
-            double switch_bytes = 0;            // activation-window time of a row opening that turns the channel's
+            double switch_bytes = 0;            // data-bus time of a row opening that turns the channel's
                                                 // direction (read <-> write) from its previous row opening
             double bank_service_cycles = 0;     // M/D/1 service time of the load term (0: off)
             uint32_t load_window_cycles = 1000; // averaging window of the channel utilisation
