@@ -447,6 +447,8 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
         {"    drain_acks: true", "    drain_acks: 1.5", "memory.stores.drain_acks", "expected true or false, got '1.5'"},
         {"    wait_in_queue: true", "    wait_in_queue: 2", "memory.stores.wait_in_queue", "expected true or false, got '2'"},
         {"    write_queue_cycles: 0", "    write_queue_cycles: 2.5", "memory.stores.write_queue_cycles", "fraction 2.5"},
+        {"    write_back_entries: 0", "    write_back_entries: 70000", "memory.l2_slices.write_back_entries",
+         "[0, 65536], got 70000"},
         {"    partial_miss_fetch: true", "    partial_miss_fetch: 1.5", "memory.stores.partial_miss_fetch",
          "expected true or false, got '1.5'"},
         {"  interleave_paths: true", "  interleave_paths: on", "scheduler.interleave_paths",

@@ -817,6 +817,30 @@ TEST_CASE("memory units: the DRAM write queue hides write_queue_cycles of a clea
     }
 }
 
+TEST_CASE("memory units: a full write-back buffer stalls the slice and its hits", "[timing][memory]") {
+    // As above: one dirty line per set, each write-back opens a write row (1000 cycles). Three
+    // stores to lines of set 0: the second cleans the first (done at 1011), the third cleans the
+    // second. With a write-back buffer of one entry the third's write-back waits for the first's (1011), starts
+    // then and opens another row (done 1011 + 1000.5 -> 2012); the slice's tags wait for the room,
+    // so a read at 30 of line 0 (present, clean: a hit, 200 cycles) enters at 1011 and is back at
+    // 1211. With no limit it is back at 230 and the third store waits for its own write-back only.
+    GpuConfig c = small_config();
+    c.memory.stores.dirty_lines = 1;
+    c.memory.dram.write_row_miss_bytes = 64000;
+    for (uint32_t lines : {0u, 1u, 2u}) {
+        c.memory.l2_slices.write_back_entries = lines;
+        MemoryStats st;
+        L2 l2(c, st);
+        INFO("write_back_entries " << lines);
+        CHECK(l2.write(0, 0, 0, false) == 200);
+        CHECK(l2.write(0, 10, 512 * 4, false) == 1011);
+        const uint64_t third = l2.write(0, 20, 1024 * 4, false);
+        CHECK(st.l2_cleaned_lines == 2);
+        CHECK(l2.read(0, 30, 0) == (lines == 1 ? 1211u : 230u));
+        CHECK(third == (lines == 1 ? 2012u : 2011u));
+    }
+}
+
 TEST_CASE("memory units: a partial store's fetch brings its 64 B piece, so the next sector needs none", "[timing][memory]") {
     GpuConfig c = small_config();
     c.memory.dram_fetch_bytes = 64;  // two sectors per DRAM piece

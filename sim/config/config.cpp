@@ -73,7 +73,7 @@ const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shar
                              "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_hits_share_wavefronts", "l1_request_cycles", "l1_data_wavefronts", "l1_local_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
 const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "read_lookups_per_cycle", "data_sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "home_copy", "stores_at_home", "sm_map",
-                           "input_flits_per_cycle", "flit_bytes", "partner_offset"};
+                           "input_flits_per_cycle", "flit_bytes", "partner_offset", "write_back_entries"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
 const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "open_write_rows", "row_miss_bytes", "write_row_miss_bytes",
                            "write_row_bytes", "write_banks", "write_activate_bytes", "read_activate_bytes", "rmw_turnaround_bytes", "mixed_write_bytes", "switch_bytes", "latency_spread_cycles",
@@ -274,6 +274,7 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
         m.l2_slices.input_flits_per_cycle = sl.number("input_flits_per_cycle", 0, false, 1024);
     if (sl.has("flit_bytes")) m.l2_slices.flit_bytes = sl.u32("flit_bytes", 4, 4096);
     if (sl.has("partner_offset")) m.l2_slices.partner_offset = sl.u32("partner_offset", 0, 4096);
+    if (sl.has("write_back_entries")) m.l2_slices.write_back_entries = sl.u32("write_back_entries", 0, 1u << 16);
     m.crossbar.sm_sectors_per_cycle = s.section("crossbar", kCrossbarKeys).number("sm_sectors_per_cycle", 0, false, 1024);
     Section d = s.section("dram", kDramKeys);
     m.dram.channels = d.u32("channels", 1, 4096);

@@ -134,6 +134,7 @@ struct GpuConfig {
             double input_flits_per_cycle = 0;   // flits one slice takes in from the crossbar per cycle (0: unlimited)
             uint32_t flit_bytes = 32;           // bytes of one crossbar flit (atomic packets, atomic_packet.hpp)
             uint32_t partner_offset = 0;        // a far atomic's near lookup: this many places after its home's
+            uint32_t write_back_entries = 0;    // dirty lines on their way to DRAM; full, the slice stalls (0: no limit)
         } l2_slices;
         struct Crossbar {
             double sm_sectors_per_cycle = 0;    // sectors one SM's port carries per cycle (0: unlimited)

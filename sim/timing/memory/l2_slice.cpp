@@ -18,6 +18,7 @@ CacheSpec slice_spec(const GpuConfig& c) {
 
 L2Slice::L2Slice(const GpuConfig& c, uint32_t index, const Crossbar& xbar, Dram& dram, MemoryStats& stats)
     : cache_(slice_spec(c), c.memory.sector_bytes),
+      buffer_(c.memory.l2_slices.write_back_entries),
       xbar_(xbar),
       dram_(dram),
       stats_(stats),
@@ -33,13 +34,13 @@ L2Slice::L2Slice(const GpuConfig& c, uint32_t index, const Crossbar& xbar, Dram&
 }
 
 uint64_t L2Slice::enter(uint64_t t, uint64_t req, double cost) {
-    uint64_t delay = port_.take(t, req, cost);
+    const uint64_t delay = std::max(port_.take(t, req, cost), stalled(t));
     stats_.l2_queue_cycles += delay;
     return t + delay;
 }
 
 uint64_t L2Slice::follow(uint64_t t, uint64_t req) {
-    const uint64_t delay = port_.follow(req);
+    const uint64_t delay = std::max(port_.follow(req), stalled(t));
     stats_.l2_queue_cycles += delay;
     return t + delay;
 }
@@ -54,9 +55,11 @@ uint64_t L2Slice::arrive(uint64_t t, uint64_t req, double cost) {
 // is written as one burst (and first read, when one of its dirty sectors holds only some of its
 // bytes: the ECC read-modify-write, which also turns the channel around once per eviction).
 // The byte counters count the dirty sectors, as Nsight Compute's dram__bytes do.
-uint64_t L2Slice::write_back(uint64_t t, const Eviction& ev) {
+uint64_t L2Slice::write_back(uint64_t ready, const Eviction& ev) {
     const uint64_t line = xbar_.line_of(index_, ev.line);
     const uint32_t piece_mask = (1u << fetch_sectors_) - 1;
+    const uint64_t t = buffer_.room(ready);  // write_back_buffer.hpp
+    if (t > ready) stall(t);
     const uint32_t bytes = fetch_sectors_ * sector_bytes_;
     const uint32_t partial = rmw_ ? ev.partial & ev.dirty : 0;
     uint64_t done = t;
@@ -74,7 +77,15 @@ uint64_t L2Slice::write_back(uint64_t t, const Eviction& ev) {
         done = std::max(done, dram_.write(t, addr, bytes));
         stats_.dram_write_bytes += uint64_t(std::popcount(dirty)) * sector_bytes_;
     }
+    buffer_.hold(done);
     return done > t + write_queue_ ? done - write_queue_ : t;  // the queue hides write_queue_ cycles
+}
+
+// The slice's tag pipeline waits until `until` (a write-back waiting for the write-back buffer): what enters
+// later starts no earlier (its queueing delay counts it), and the port's backlog resumes from then.
+void L2Slice::stall(uint64_t until) {
+    stalled_until_ = std::max(stalled_until_, until);
+    port_.free_at = std::max(port_.free_at, double(until));
 }
 
 uint64_t L2Slice::fill(uint64_t t, uint64_t local, uint64_t ready, bool dirty, bool partial, bool prefetched) {

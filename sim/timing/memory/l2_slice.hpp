@@ -35,6 +35,10 @@
 // with few warps then never waits; random write-backs that saturate the channels still hold
 // the stores back, as a full write queue does.
 //
+// With l2_slices.write_back_entries a dirty line leaves through a buffer of that many lines, each
+// held until DRAM has written it; a write-back that finds the buffer full stalls the slice's tags
+// until an entry is free, so every request behind it waits (write_back_buffer.hpp).
+//
 // Left out: flushing dirty data at kernel end, MSHR limits per slice.
 #pragma once
 
@@ -43,6 +47,7 @@
 #include "sim/timing/memory/cache.hpp"
 #include "sim/timing/memory/crossbar.hpp"
 #include "sim/timing/memory/dram.hpp"
+#include "sim/timing/memory/write_back_buffer.hpp"
 #include "sim/timing/stats.hpp"
 
 namespace simt::timing {
@@ -88,12 +93,16 @@ private:
     // Each returns the cycle the store that caused it may be acked: its dirty data written to DRAM,
     // less what the write queue hides (t when none).
     uint64_t fill(uint64_t t, uint64_t local, uint64_t ready, bool dirty, bool partial, bool prefetched);
-    uint64_t write_back(uint64_t t, const Eviction& ev);
+    uint64_t write_back(uint64_t ready, const Eviction& ev);
+    void stall(uint64_t until);
+    uint64_t stalled(uint64_t t) const { return stalled_until_ > t ? stalled_until_ - t : 0; }
     uint64_t clean(uint64_t at, uint64_t local);
     void fill_neighbours(uint64_t at, uint64_t local, uint64_t global, uint64_t first, uint64_t ready);  // after a store or atomic dirtied `local`
 
     SectorCache cache_;
     RateServer port_, input_;
+    WriteBackBuffer buffer_;
+    uint64_t stalled_until_ = 0;  // the tags wait for the write-back buffer until then
     const Crossbar& xbar_;
     Dram& dram_;
     MemoryStats& stats_;
