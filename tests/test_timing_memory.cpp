@@ -87,6 +87,24 @@ TEST_CASE("timing: the coalescer counts distinct sectors of the executing lanes"
     CHECK(shared_wavefronts(0xffffffffu, a, 4, 32) == 32);
 }
 
+TEST_CASE("timing: a wide shared access returns 128 B a wavefront and half when lane pairs share addresses", "[timing]") {
+    LaneAddrs a{};
+    for (int i = 0; i < 32; ++i) a[i] = uint64_t(i / 16) * 64;  // two addresses a warp (sgemm_tile's As row)
+    CHECK(shared_wavefronts(0xffffffffu, a, 16, 32) == 1);    // the banks alone: 8 words, 8 banks
+    CHECK(return_wavefronts(0xffffffffu, a, 16, 128) == 2);   // 4 registers, packed in pairs
+    CHECK(return_wavefronts(0xffffffffu, a, 8, 128) == 1);    // LDS.64: 2, packed
+    CHECK(return_wavefronts(0xffffffffu, a, 4, 128) == 1);
+    CHECK(return_wavefronts(0xffffffffu, a, 16, 0) == 1);     // off
+    for (int i = 0; i < 32; ++i) a[i] = uint64_t(i % 4) * 16;  // lane pairs differ (the forum's case)
+    CHECK(return_wavefronts(0xffffffffu, a, 16, 128) == 4);
+    for (int i = 0; i < 32; ++i) a[i] = uint64_t(i / 4) * 16;  // lanes 4k..4k+3 share: pairs (n, n ^ 2) too
+    CHECK(return_wavefronts(0xffffffffu, a, 16, 128) == 2);
+    a[3] = 1024;                                               // one pair (2, 3) breaks (n, n ^ 1) and (1, 3) (n, n ^ 2)
+    CHECK(return_wavefronts(0xffffffffu, a, 16, 128) == 4);
+    CHECK(return_wavefronts(0x7u, a, 16, 128) == 2);           // without lane 3 the pairs share again
+    CHECK(return_wavefronts(0, a, 16, 128) == 0);
+}
+
 TEST_CASE("timing: a 2-way shared-memory bank conflict doubles the access", "[timing]") {
     GpuConfig c = small_config();
     // Latency: one wavefront -> 20 cycles, two -> 21.

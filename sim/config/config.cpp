@@ -67,7 +67,7 @@ const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch",
                             "branch_waits_fixed", "sass_stall_counts"};
 const KeyList kPipeKeys = {"lanes", "interval", "latency", "handoff", "datapaths"};
 constexpr size_t kMaxDatapaths = 16;
-const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks", "shared_conflict_latency",
+const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks", "shared_conflict_latency", "shared_return_bytes",
                              "const_latency", "tex_latency", "atomic_latency", "dram_latency",
                              "dram_bandwidth_gbs", "max_outstanding_per_sm", "l1_miss_lines_in_flight",
                              "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_hits_share_wavefronts", "l1_request_cycles", "l1_data_wavefronts", "l1_local_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
@@ -334,6 +334,7 @@ GpuConfig::Memory read_memory(const Section& s) {
     m.shared_latency = s.u32("shared_latency", 1, kMaxLatency);
     m.shared_banks = s.u32("shared_banks", 1, 1024);
     if (s.has("shared_conflict_latency")) m.shared_conflict_latency = s.u32("shared_conflict_latency", 0, 64);
+    if (s.has("shared_return_bytes")) m.shared_return_bytes = s.u32("shared_return_bytes", 0, 4096);
     m.const_latency = s.u32("const_latency", 1, kMaxLatency);
     m.tex_latency = s.u32("tex_latency", 1, kMaxLatency);
     m.atomic_latency = s.u32("atomic_latency", 0, kMaxLatency);

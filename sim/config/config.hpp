@@ -100,6 +100,8 @@ struct GpuConfig {
         uint32_t shared_latency = 0;
         uint32_t shared_banks = 32;
         uint32_t shared_conflict_latency = 1;  // cycles of a load's latency per wavefront after its first
+        uint32_t shared_return_bytes = 0;      // data a shared wavefront carries: a 64 / 128-bit access takes
+                                               // 32 x bytes / this (half when lane pairs share addresses); 0: off
         uint32_t const_latency = 0;     // constant-cache hit
         uint32_t tex_latency = 0;       // texture hit (added filtering cost)
         uint32_t atomic_latency = 0;    // extra cycles of a global atomic at the L2

@@ -170,6 +170,26 @@ uint32_t shared_wavefronts(uint32_t exec, const LaneAddrs& addr, uint32_t bytes,
     return wavefronts_slow(exec, addr, bytes, banks);
 }
 
+namespace {
+
+// The active lanes n and n ^ step (both active) read the same address, for every such pair.
+bool pairs_share(uint32_t exec, const LaneAddrs& addr, uint32_t step) {
+    for (uint32_t m = exec; m; m &= m - 1) {
+        const uint32_t lane = std::countr_zero(m), partner = lane ^ step;
+        if (exec >> partner & 1 && addr[lane] != addr[partner]) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+uint32_t return_wavefronts(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t return_bytes) {
+    if (!exec || !return_bytes) return exec ? 1 : 0;
+    const uint32_t need = std::max(1u, (32 * bytes + return_bytes - 1) / return_bytes);
+    if (need == 1) return 1;
+    return pairs_share(exec, addr, 1) || pairs_share(exec, addr, 2) ? (need + 1) / 2 : need;
+}
+
 uint32_t distinct_addresses(uint32_t exec, const LaneAddrs& addr) {
     if (!exec) return 0;
     std::array<uint64_t, 32> a;

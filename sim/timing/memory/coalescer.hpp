@@ -47,6 +47,12 @@ uint32_t max_lanes_per_word(uint32_t exec, const LaneAddrs& addr);
 // Wavefronts of a shared-memory access (>= 1 when any lane executes, 0 when none).
 uint32_t shared_wavefronts(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t banks);
 
+// Wavefronts a shared-memory access needs to return its data when one wavefront carries
+// `return_bytes` (a 4 B register of 32 lanes: 128): 32 x bytes / return_bytes, half when the
+// active lanes of every pair (n, n ^ 1) or every pair (n, n ^ 2) share an address (the data
+// packs); 1 for 4 B accesses and when return_bytes is 0. The bank wavefronts (above) are apart.
+uint32_t return_wavefronts(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t return_bytes);
+
 // Distinct addresses among the exec lanes (constant-cache serialisation).
 uint32_t distinct_addresses(uint32_t exec, const LaneAddrs& addr);
 

@@ -81,9 +81,11 @@ uint64_t Lsu::shared(const DecodedInst& d, const func::DynInst& dyn, uint64_t t)
     if (d.mem == MemKind::SharedLoad) ++ms.shared_load_requests;
     else if (d.mem == MemKind::SharedStore) ++ms.shared_store_requests;
     else ++ms.shared_atomic_requests;
-    uint32_t wf = std::max(1u, shared_wavefronts(dyn.exec, dyn.addr, d.bytes, mc.shared_banks));
+    const uint32_t banks = std::max(1u, shared_wavefronts(dyn.exec, dyn.addr, d.bytes, mc.shared_banks));
+    // A 64- or 128-bit access also needs a wavefront per 128 B it returns (memory.shared_return_bytes).
+    uint32_t wf = std::max(banks, return_wavefronts(dyn.exec, dyn.addr, d.bytes, mc.shared_return_bytes));
     ms.shared_wavefronts += wf;
-    ms.shared_bank_conflicts += wf - 1;
+    ms.shared_bank_conflicts += banks - 1;
     const uint32_t same = mc.atomics.shared_same_address_cycles;
     if (d.mem == MemKind::SharedAtomic && same) {
         uint32_t serial = (max_lanes_per_word(dyn.exec, dyn.addr) - 1) * same;
