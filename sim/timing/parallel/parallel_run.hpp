@@ -20,9 +20,10 @@
 //     needs the request's completion is set at the settle, kLateWake);
 //   * the counters each SM keeps apart are integers, summed in SM order.
 // Running ahead (run_ahead.hpp): an SM whose tick at t left nothing for the
-// settle (no L1TEX request, held store, late wake or data of a step) goes on ticking at its local cycles on the same worker, as on one
-// thread: those ticks touch only its own state, and the settle, which only
-// the SMs with something pending take part in, does not look at it.
+// settle (no L1TEX request, held store, late wake or data of a step) goes on
+// ticking at its local cycles on the same worker, as on one thread: those
+// ticks touch only its own state, and the settle, which changes only the SMs
+// with something pending, does not look at it.
 // A cycle after one with little work runs on the calling thread alone (the
 // same ticks and settle, so the same results): waking the workers costs
 // microseconds, more than such a cycle's work.
@@ -34,8 +35,8 @@
 #pragma once
 
 #include "sim/timing/parallel/sm_share.hpp"
-#include "sim/timing/run_ahead.hpp"
 #include "sim/timing/parallel/worker_pool.hpp"
+#include "sim/timing/run_ahead.hpp"
 #include "sim/timing/sm.hpp"
 
 #include <functional>
