@@ -8,7 +8,7 @@
 //   2. every SM whose next event has come ticks its sub-partitions (SM
 //      0..n-1, sub-partition 0..k-1), only those whose next event has come,
 //      unless event skipping is off (then every SM and sub-partition ticks);
-//      on one thread an SM may then go on ticking ahead (run_ahead.hpp);
+//      an SM may then go on ticking ahead (run_ahead.hpp);
 //   3. the next cycle is t + 1 (no skipping) or the earliest next event of any
 //      sub-partition (skipping); if nothing can ever happen again while blocks
 //      remain, that is a deadlock: simt::Error with every SM's state; a next
@@ -35,15 +35,14 @@ public:
           occupancy_(compute_occupancy(config, program)),
           ctx_(config, program, memory, stats_, options_.observer),
           distributor_(program.launch.mode == isa::LaunchDecl::Mode::Compute ? config.launch.block_dispatch_cycles : 0.0),
-          ahead_(options_.run_ahead && options_.event_skipping && !options_.observer &&
-                     std::min(options_.threads, config.sm.count) <= 1,
-                 ctx_.exec, config.sm.count, config.sm.sub_partitions, config.max_cycles) {
+          ahead_(options_.run_ahead && options_.event_skipping && !options_.observer, config.sm.count,
+                 config.sm.sub_partitions, config.max_cycles) {
         check_resident_memory(config, program, occupancy_);
         init_stats();
         uint32_t n = config.sm.count;
         if (n == 0) throw Error("config '" + config.name + "': sm.count is 0");
         const unsigned threads = options_.observer ? 1 : std::min(options_.threads, n);
-        if (threads > 1) par_ = std::make_unique<ParallelRun>(ctx_, threads, n);
+        if (threads > 1) par_ = std::make_unique<ParallelRun>(ctx_, threads, n, ahead_);
         for (uint32_t i = 0; i < n; ++i)
             sms_.push_back(std::make_unique<Sm>(i, ctx_, par_ ? par_->share(i) : SmShare::of(ctx_)));
         next_.assign(n, kNever);
@@ -83,12 +82,13 @@ private:
     // returns the earliest next event of any SM. (An SM's next event changes
     // only in its own tick, its dispatch and, in a parallel run, the settle:
     // next_ keeps them in one array, so a cycle reads one cache line per 8 SMs.)
-    // On one thread an SM that ticked may go on ahead of the others (run_ahead.hpp).
+    // An SM that ticked may go on ahead of the others (run_ahead.hpp), on one
+    // thread or on the worker that ticked it.
     uint64_t tick(uint64_t t, bool all) {
         uint64_t earliest = kNever;
         if (par_) {
-            par_->cycle(sms_, t, all);
-            for (size_t i = 0; i < sms_.size(); ++i) earliest = std::min(earliest, next_[i] = sms_[i]->next_event());
+            par_->cycle(sms_, next_, t, all, next_block_ < total_blocks_);
+            for (uint64_t n : next_) earliest = std::min(earliest, n);
             return earliest;
         }
         for (size_t i = 0; i < sms_.size(); ++i) {
@@ -98,7 +98,9 @@ private:
                 sms_[i]->tick(t, all);
                 const Sm& sm = *sms_[i];
                 next_[i] = ahead_.on() ? ahead_.run(*sms_[i], uint32_t(i), t,
-                                                    [&] { return next_block_ < total_blocks_ && sm.fits(); })
+                                                    [&] { return next_block_ < total_blocks_ && sm.fits(); },
+                                                    [&] { return ahead_.budget_far(ctx_.exec.warp_instructions(),
+                                                                                   ctx_.exec.budget()); })
                                        : sms_[i]->next_event();
             }
             earliest = std::min(earliest, next_[i]);

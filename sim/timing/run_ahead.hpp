@@ -31,13 +31,19 @@
 // The instruction budget: with at most `kWindow` cycles of instructions ticked ahead on
 // each SM (sub_partitions per cycle each), a run that stays `margin` below the budget
 // cannot cross it among the instructions ticked ahead, so the error (when it comes) is
-// raised at the same step, after the others have been covered in order.
+// raised at the same step, after the others have been covered in order. (On several
+// threads the count is the steps settled before the cycle: a cycle adds at most
+// sms * sub_partitions * (kWindow + 1) to it, half the margin.)
 //
-// Left out: running ahead with an observer (its events would come out of order), without
-// event skipping, or on several threads (sim/timing/parallel/).
+// On several threads (sim/timing/parallel/) the workers run SMs ahead the same way, each SM
+// on the thread that ticked it: an SM's ticks ahead write only its own state (`Lane` here is
+// its own too), and the parallel run's settle of the cycle leaves it alone (an SM runs ahead
+// only when its tick left nothing for the settle: Sm::has_pending()).
+//
+// Left out: running ahead with an observer (its events would come out of order) or without
+// event skipping.
 #pragma once
 
-#include "sim/functional/executor.hpp"
 #include "sim/timing/sm.hpp"
 
 #include <algorithm>
@@ -50,17 +56,20 @@ class RunAhead {
 public:
     static constexpr uint64_t kWindow = 4096;  // cycles an SM may tick ahead of the top loop
 
-    RunAhead(bool on, const func::Executor& exec, uint32_t sms, uint32_t sub_partitions, uint64_t max_cycles)
-        : on_(on), exec_(exec), max_cycles_(max_cycles), faults_(sms),
+    RunAhead(bool on, uint32_t sms, uint32_t sub_partitions, uint64_t max_cycles)
+        : on_(on), max_cycles_(max_cycles), lanes_(sms),
           margin_(2 * uint64_t(sms) * std::max(sub_partitions, 1u) * (kWindow + 1)) {}
 
     bool on() const { return on_; }
-    // The SM `sm` (index i) has ticked at t; may_receive(): a block may still come to it.
-    // Ticks it at its next events before t + kWindow while it stays local; returns its
-    // next event (the cycle of a kept error: rethrow_if_faulted()).
-    template <class MayReceive>
-    uint64_t run(Sm& sm, uint32_t i, uint64_t t, MayReceive may_receive) {
-        uint64_t next = sm.next_event();
+    // Is the instruction budget far enough from `done` warp instructions to tick ahead?
+    bool budget_far(uint64_t done, uint64_t budget) const { return done < budget && budget - done > margin_; }
+    // The SM `sm` (index i) has ticked at t; may_receive(): a block may still come to it;
+    // budget_far(): as above, for the steps counted so far. Ticks it at its next events
+    // before t + kWindow while it stays local; returns its next event (the cycle of a kept
+    // error: fault()). Touches only sm and its lane: SMs may run ahead on several threads.
+    template <class MayReceive, class BudgetFar>
+    uint64_t run(Sm& sm, uint32_t i, uint64_t t, MayReceive may_receive, BudgetFar budget_far) {
+        uint64_t next = sm.next_event(), last = 0;
         const uint64_t end = t + kWindow <= max_cycles_ ? t + kWindow : max_cycles_ + 1;
         bool open = false;  // may_receive() has said no (local ticks do not change that)
         for (uint64_t at = t; budget_far(); ) {
@@ -71,34 +80,38 @@ public:
             try {
                 sm.tick(at, false);
             } catch (...) {
-                faults_[i] = std::current_exception();
-                faulted_ = true;
-                return at;
+                lanes_[i].fault = std::current_exception();
+                next = at;
+                break;
             }
-            last_ = std::max(last_, at);
+            last = at;
             next = sm.next_event();
         }
+        if (last > lanes_[i].last) lanes_[i].last = last;
         return next;
     }
-    // Rethrows the error SM i's tick ahead raised (the top loop ticks it at that cycle now).
+    // The error SM i's tick ahead raised (null: none); the top loop ticks it at that cycle now.
+    const std::exception_ptr& fault(uint32_t i) const { return lanes_[i].fault; }
     void rethrow_if_faulted(uint32_t i) const {
-        if (faulted_ && faults_[i]) std::rethrow_exception(faults_[i]);
+        if (lanes_[i].fault) std::rethrow_exception(lanes_[i].fault);
     }
-    uint64_t last_tick() const { return last_; }  // the latest cycle ticked ahead (0: none)
+    // The latest cycle ticked ahead (0: none).
+    uint64_t last_tick() const {
+        uint64_t m = 0;
+        for (const Lane& l : lanes_) m = std::max(m, l.last);
+        return m;
+    }
 
 private:
-    bool budget_far() const {
-        const uint64_t done = exec_.warp_instructions(), budget = exec_.budget();
-        return done < budget && budget - done > margin_;
-    }
+    struct Lane {  // one SM's
+        std::exception_ptr fault;
+        uint64_t last = 0;  // the latest cycle it ticked ahead
+    };
 
     bool on_;
-    const func::Executor& exec_;
     uint64_t max_cycles_;
-    std::vector<std::exception_ptr> faults_;
+    std::vector<Lane> lanes_;
     uint64_t margin_;
-    uint64_t last_ = 0;
-    bool faulted_ = false;  // some faults_[i] is set
 };
 
 }  // namespace simt::timing

@@ -15,16 +15,30 @@ constexpr uint64_t kFanOutSteps = 64;
 }  // namespace
 
 // Chunks of about an eighth of a thread's share: few hand-outs, and little left
-// to wait for when a worker is descheduled with one.
-ParallelRun::ParallelRun(Context& ctx, unsigned threads, uint32_t sms)
-    : ctx_(ctx), pool_(std::max(1u, threads), sms, sms / (8 * std::max(1u, threads)), [this](size_t i) { tick(i); }) {
+// to wait for when a worker is descheduled with one. While SMs run ahead, one SM
+// at a time: a cycle's work is then a few SMs' runs ahead, of very different
+// lengths (on the H200 checkerboard about 8 SMs tick per visited cycle, and one of
+// them often does most of the cycle's warp instructions).
+namespace {
+size_t chunk(unsigned threads, uint32_t sms, bool ahead) {
+    return ahead ? 1 : sms / (8 * std::max(1u, threads));
+}
+}  // namespace
+
+ParallelRun::ParallelRun(Context& ctx, unsigned threads, uint32_t sms, RunAhead& ahead)
+    : ctx_(ctx), ahead_(ahead),
+      pool_(std::max(1u, threads), sms, chunk(threads, sms, ahead.on()), [this](size_t i) { tick(i); }) {
     for (uint32_t i = 0; i < sms; ++i) owned_.push_back(std::make_unique<SmOwned>(ctx));
 }
 
-void ParallelRun::cycle(std::vector<std::unique_ptr<Sm>>& sms, uint64_t t, bool all) {
+void ParallelRun::cycle(std::vector<std::unique_ptr<Sm>>& sms, std::vector<uint64_t>& next, uint64_t t, bool all,
+                        bool blocks_left) {
     sms_ = &sms;
+    next_ = &next;
     t_ = t;
     all_ = all;
+    blocks_left_ = blocks_left;
+    budget_far_ = ahead_.budget_far(steps_, Context::limits(ctx_.cfg).max_warp_instructions);
     if (last_steps_ >= kFanOutSteps) pool_.run();
     else
         for (size_t i = 0; i < owned_.size(); ++i) tick(i);
@@ -34,16 +48,37 @@ void ParallelRun::cycle(std::vector<std::unique_ptr<Sm>>& sms, uint64_t t, bool 
     settle();
 }
 
-// SM i, if due at t (as the serial loop; the next one's state is asked for first).
+// SM i, if due at t (as the serial loop; the next one's state is asked for first),
+// then ahead while it stays local and its tick left nothing for the settle.
 void ParallelRun::tick(size_t i) {
     std::vector<std::unique_ptr<Sm>>& sms = *sms_;
-    if (i + 1 < sms.size() && sms[i + 1]->next_event() <= t_) sms[i + 1]->prefetch();
-    if (!all_ && sms[i]->next_event() > t_) return;
+    std::vector<uint64_t>& next = *next_;
+    if (i + 1 < sms.size() && next[i + 1] <= t_) sms[i + 1]->prefetch();
+    if (!all_ && next[i] > t_) return;
+    Sm& sm = *sms[i];
+    if (ahead_.on() && ahead_.fault(uint32_t(i))) {
+        owned_[i]->outbox.error = ahead_.fault(uint32_t(i));  // its tick ahead at t threw
+        return;
+    }
     try {
-        sms[i]->tick(t_, all_);
+        sm.tick(t_, all_);
     } catch (...) {
         owned_[i]->outbox.error = std::current_exception();  // (the run ends with this cycle)
+        return;
     }
+    if (!ahead_.on() || waits_for_settle(i)) {
+        next[i] = sm.next_event();
+        return;
+    }
+    next[i] = ahead_.run(sm, uint32_t(i), t_, [&] { return blocks_left_ && sm.fits(); },
+                         [this] { return budget_far_; });
+}
+
+// Does SM i's tick leave anything for the settle that its state waits for: an L1TEX request,
+// a held store or a late wake (Sm::has_pending), or the data of a step (a constant load's
+// goes through the MIO, with no request pending: its reader may issue at t + 1)?
+bool ParallelRun::waits_for_settle(size_t i) const {
+    return (*sms_)[i]->has_pending() || !owned_[i]->outbox.accesses.empty();
 }
 
 // The serial run's first error: the instruction budget is crossed at step
@@ -68,7 +103,10 @@ void ParallelRun::settle() {
         for (const func::DeferredAccess& a : o.accesses) own.exec.apply(a);
         o.accesses.clear();
         o.steps.clear();
-        if (sms[i]->has_pending()) sms[i]->end_cycle(t_);
+        if (sms[i]->has_pending()) {
+            sms[i]->end_cycle(t_);
+            (*next_)[i] = sms[i]->next_event();
+        }
         ctx_.last_retire = std::max(ctx_.last_retire, o.last_retire);
         if (o.done_blocks || o.dispatch_pending) {
             ctx_.done_blocks += o.done_blocks;

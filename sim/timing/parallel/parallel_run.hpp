@@ -19,6 +19,11 @@
 //     holds a reader until the result, and a throttled warp's wake that
 //     needs the request's completion is set at the settle, kLateWake);
 //   * the counters each SM keeps apart are integers, summed in SM order.
+// Running ahead (run_ahead.hpp): an SM whose tick at t left nothing for the
+// settle (no L1TEX request, held store, late wake or data of a step) goes on
+// ticking at its local cycles on the same worker, as on one thread: those
+// ticks touch only its own state, and the settle, which changes only the SMs
+// with something pending, does not look at it.
 // A cycle after one with little work runs on the calling thread alone (the
 // same ticks and settle, so the same results): waking the workers costs
 // microseconds, more than such a cycle's work.
@@ -31,6 +36,7 @@
 
 #include "sim/timing/parallel/sm_share.hpp"
 #include "sim/timing/parallel/worker_pool.hpp"
+#include "sim/timing/run_ahead.hpp"
 #include "sim/timing/sm.hpp"
 
 #include <functional>
@@ -41,27 +47,35 @@ namespace simt::timing {
 
 class ParallelRun {
 public:
-    ParallelRun(Context& ctx, unsigned threads, uint32_t sms);
+    ParallelRun(Context& ctx, unsigned threads, uint32_t sms, RunAhead& ahead);
     SmShare share(uint32_t sm) { return SmShare::of(*owned_[sm]); }
-    // Ticks the SMs due at t (every one when `all`) and settles the cycle.
-    void cycle(std::vector<std::unique_ptr<Sm>>& sms, uint64_t t, bool all);
+    // Ticks the SMs due at t by `next` (their next events; every one when `all`),
+    // each maybe ahead (blocks_left: not every block is dispatched), and settles
+    // the cycle; `next` then holds each SM's next event.
+    void cycle(std::vector<std::unique_ptr<Sm>>& sms, std::vector<uint64_t>& next, uint64_t t, bool all,
+               bool blocks_left);
     // Adds the SMs' counters to `stats` (per pc and memory), in SM order.
     void add_counters(Stats& stats) const;
 
 private:
     void tick(size_t i);
+    bool waits_for_settle(size_t i) const;
     void check_errors();
     void settle();
 
     Context& ctx_;
+    RunAhead& ahead_;
     std::vector<std::unique_ptr<SmOwned>> owned_;
     WorkerPool pool_;
     uint64_t steps_ = 0;         // warp instructions stepped before this cycle
     uint64_t last_steps_ = 0;    // in the previous visited cycle (fan out to the workers or not)
     // ---- the current cycle
     std::vector<std::unique_ptr<Sm>>* sms_ = nullptr;
+    std::vector<uint64_t>* next_ = nullptr;
     uint64_t t_ = 0;
     bool all_ = false;
+    bool blocks_left_ = false;
+    bool budget_far_ = false;  // far enough to run ahead (RunAhead::budget_far, steps_)
 };
 
 }  // namespace simt::timing
