@@ -13,6 +13,8 @@
 #include "sim/timing/memory/coalescer.hpp"
 #include "sim/timing/memory/crossbar.hpp"
 #include "sim/timing/memory/dram.hpp"
+#include "sim/timing/memory/gap_server.hpp"
+#include "sim/timing/memory/server.hpp"
 #include "sim/timing/memory/l2.hpp"
 #include "sim/timing/memory/texture.hpp"
 
@@ -84,6 +86,28 @@ TEST_CASE("memory units: DRAM reads queue behind the channel's backlog", "[timin
     for (uint64_t req = 1; req <= 3; ++req)
         for (int s = 0; s < 4; ++s) CHECK(dram.read(0, req * 4096 + s * 32, 32, req) == 500 + (req - 1) * 2);
     CHECK(stats.dram_queue_cycles == 4 * (0 + 2 + 4));
+}
+
+TEST_CASE("memory units: a DRAM channel serves work handed out of time order in its idle gaps", "[timing][memory]") {
+    // The servers are handed work in issue order; a piece timed later must not hold back one
+    // handed after it but timed earlier (gap_server.hpp).
+    GapServer s;
+    CHECK(s.occupy(1000, 10) == 1000);  // a write-back that waited in its slice until 1000
+    CHECK(s.take(0, 1, 4) == 0);        // a read at 0: the channel is idle until 1000
+    CHECK(s.take(2, 2, 4) == 2);        // behind it: starts at 4
+    CHECK(s.occupy(997, 4) == 1010);    // does not fit before 1000: after the write-back
+    CHECK(s.occupy(8, 3) == 8);         // fits the gap 8..11
+    CHECK(s.last_end() == 1014);
+    CHECK(s.busy == 25);
+    // In time order it is a next-free-time server (RateServer).
+    GapServer r;
+    RateServer f;
+    for (uint64_t t : {0, 0, 1, 7, 7, 30}) CHECK(r.take(t, t + 1, 3) == f.take(t, t + 1, 3));
+    // A full list gives up its earliest gap: 40 disjoint pieces, then one that would fit the first gap.
+    GapServer g;
+    for (uint64_t i = 0; i < 40; ++i) g.occupy(10 * i, 1);
+    CHECK(g.occupy(1, 1) > 1);
+    CHECK(g.occupy(385, 1) == 385);  // a late gap is still there
 }
 
 TEST_CASE("memory units: opening a row chunk costs the channel time", "[timing][memory]") {
@@ -314,7 +338,7 @@ TEST_CASE("memory units: write-backs find their rows open per bank, and opening 
     Dram dram(c, stats);
     CHECK(dram.write(0, 0, 64) == 10);      // row 0 in bank 0: bus 2 + 1 = 3, window 10
     CHECK(dram.write(0, 1024, 64) == 20);   // row 1 in bank 1: bus 6, window 20
-    CHECK(dram.write(0, 64, 64) == 20);     // row 0 still open in bank 0: bus 7 (the window is still busy)
+    CHECK(dram.write(0, 64, 64) == 7);      // row 0 still open in bank 0: bus 7, no activation to wait for
     CHECK(stats.dram_row_misses == 2);
     CHECK(dram.write(0, 2048, 64) == 30);   // row 2 takes bank 0: bus 10, window 30
     CHECK(dram.write(40, 0, 64) == 50);     // row 0 again: no longer open (bus 43, window 50)

@@ -40,7 +40,8 @@ Dram::Dram(const GpuConfig& c, MemoryStats& stats)
     by_open_ = FastDiv(open_.size());
 }
 
-Dram::Channel& Dram::route(uint64_t t, uint64_t addr, uint32_t bytes, bool write, double& cost, bool* opened) {
+Dram::Channel& Dram::route(uint64_t t, uint64_t addr, uint32_t bytes, bool write, double& cost, bool* opened,
+                           double* activated) {
     const uint64_t chunk = by_interleave_.div(addr);
     const size_t index = channels_.size() == 1 ? 0 : by_channels_.mod(mix_bits(chunk));
     Channel& ch = channels_[index];
@@ -54,7 +55,10 @@ Dram::Channel& Dram::route(uint64_t t, uint64_t addr, uint32_t bytes, bool write
         slot = row;
         cost += (write ? write_row_miss_cycles_ : row_miss_cycles_) + turn(ch, write);
         // A bank opens its write row beside the data bus: the activation window is a server of its own.
-        if (write) ch.activate.occupy(t, write_activate_cycles_);
+        if (write && write_activate_cycles_ > 0) {
+            const double end = ch.activate.occupy(t, write_activate_cycles_) + write_activate_cycles_;
+            if (activated) *activated = end;
+        }
         if (opened) *opened = true;
         ++stats_.dram_row_misses;
     }
@@ -86,9 +90,8 @@ uint64_t Dram::spread(uint64_t addr, uint64_t req) const {
 // tRRD / tFAW bind every activation): it waits for the activations queued there, a write-back's
 // row openings included, and holds the window for its own.
 uint64_t Dram::activation_wait(uint64_t t, Channel& ch) {
-    const double free_at = ch.activate.free_at;
-    ch.activate.occupy(t, read_activate_cycles_);
-    return free_at > double(t) ? uint64_t(std::ceil(free_at - double(t))) : 0;
+    const double start = ch.activate.occupy(t, read_activate_cycles_);
+    return start > double(t) ? uint64_t(std::ceil(start - double(t))) : 0;
 }
 
 // The turnaround a row opening of direction `write` costs the channel's data bus.
@@ -122,12 +125,12 @@ void Dram::read_back(uint64_t t, uint64_t addr, uint32_t bytes, bool turnaround)
 }
 
 uint64_t Dram::write(uint64_t t, uint64_t addr, uint32_t bytes) {
-    double cost = 0;
-    Channel& ch = route(t, addr, bytes, true, cost);
+    double cost = 0, activated = 0;
+    Channel& ch = route(t, addr, bytes, true, cost, nullptr, &activated);
     if (ch.last_read && t < ch.last_read + uint64_t(window_)) cost += mixed_write_cycles_;
-    ch.bus.occupy(t, cost);
+    const double written = ch.bus.occupy(t, cost) + cost;
     load_term(t, cost);
-    return uint64_t(std::ceil(std::max(ch.bus.free_at, ch.activate.free_at)));
+    return uint64_t(std::ceil(std::max(written, activated)));
 }
 
 void Dram::busy(double& max, double& mean) const {

@@ -1,8 +1,9 @@
 // dram.hpp: DRAM channels with row chunks, bandwidth queueing and a load term.
 //
 // Address map: chunk = address / dram.interleave_bytes goes to channel
-// h(chunk) mod channels. Each channel is a server (server.hpp) moving
-// dram_bandwidth_gbs / channels; a piece of `bytes` occupies it bytes / rate
+// h(chunk) mod channels. Each channel is a server moving dram_bandwidth_gbs / channels
+// (gap_server.hpp: work handed to it late but timed early takes the idle cycles before work
+// handed earlier, as a controller serves what has arrived); a piece of `bytes` occupies it bytes / rate
 // cycles, plus dram.row_miss_bytes / rate when its chunk is not open (a table of
 // dram.open_chunks chunks, direct-mapped by chunk over the whole DRAM: a stand-in
 // for FR-FCFS scheduling, which serves the requests to an open row together,
@@ -57,6 +58,7 @@
 
 #include "sim/config/config.hpp"
 #include "sim/timing/memory/fast_div.hpp"
+#include "sim/timing/memory/gap_server.hpp"
 #include "sim/timing/memory/server.hpp"
 #include "sim/timing/stats.hpp"
 
@@ -83,14 +85,16 @@ public:
 
 private:
     struct Channel {
-        RateServer bus;
-        RateServer activate;     // write-row activations (write_banks > 0)
+        GapServer bus;           // gap_server.hpp: work is handed in issue order, not time order
+        GapServer activate;      // row activations (tRRD, tFAW)
         uint64_t last_read = 0;  // cycle of its last read + 1 (0: none yet)
         int8_t last_open = -1;   // direction of its last row opening: 0 read, 1 write (-1: none yet)
     };
     // The channel of addr and the cycles it occupies it (opening its chunk if needed, in the
-    // table of reads or of write-backs; a write row opened at t also takes the activation window).
-    Channel& route(uint64_t t, uint64_t addr, uint32_t bytes, bool write, double& cost, bool* opened = nullptr);
+    // table of reads or of write-backs; a write row opened at t also takes the activation window,
+    // and `activated` is then the cycle that activation ends).
+    Channel& route(uint64_t t, uint64_t addr, uint32_t bytes, bool write, double& cost, bool* opened = nullptr,
+                   double* activated = nullptr);
     uint64_t activation_wait(uint64_t t, Channel& ch);  // a read's wait for the activation window
     double turn(Channel& ch, bool write);               // a row opening's turnaround on the bus (dram.switch_bytes)
     uint64_t load_term(uint64_t t, double busy);
