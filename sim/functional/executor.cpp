@@ -773,22 +773,35 @@ void Executor::memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneM
 // The lanes' addresses of an access in one window (global, shared, const): every lane is
 // computed, an off lane's address and bytes then cleared (no branch per lane); a lane out of
 // its window faults, the first in lane order, as a loop that stops there would.
-void Executor::window_lanes(const Warp& w, const isa::Instruction& in, const isa::MemRef& m, const Window& win,
-                            LaneMask exec, std::array<uint8_t*, 32>& at, DynInst& out) const {
+// The loop is sem::access_ok on the offset in the window (addr - base, so addr < base is a
+// negative offset), in a form the compiler vectorises (lane clones, as value_lanes).
+SIMT_LANE_CLONES void Executor::window_lanes(const Warp& w, const isa::Instruction& in, const isa::MemRef& m,
+                                             const Window& win, LaneMask exec, std::array<uint8_t*, 32>& at,
+                                             DynInst& out) const {
     const uint32_t bytes = isa::info(in.op).bytes;
     // (in locals: the stores below could alias them for the compiler)
-    const int64_t base = win.base, scale = m.scale, offset = m.offset;
-    const uint64_t size = win.size;
+    const int64_t base = win.base, offset = m.offset;
+    const int32_t scale = m.scale;  // (32 bits: a signed 32 x 32 -> 64 multiply, which AVX2 has)
+    const uint64_t size = win.size, align = bytes - 1;
     uint8_t* const data = win.data;
     std::array<uint32_t, 32> index{};
     if (m.index_reg >= 0) std::memcpy(index.data(), &w.regs[uint32_t(m.index_reg) * 32], sizeof index);
-    uint32_t bad = 0;
+    std::array<uint64_t, 32> addr, rel;
+    std::array<uint8_t, 32> ok;
     for (uint32_t l = 0; l < 32; ++l) {
-        const int64_t addr = base + (int64_t(int32_t(index[l])) * scale + offset);  // (sem::mem_offset)
-        const bool on = lane_on(exec, l), ok = sem::access_ok(addr, bytes, base, size);
-        bad |= uint32_t(on && !ok) << l;
-        out.addr[l] = on ? uint64_t(addr) : 0;
-        at[l] = on && ok ? data + (addr - base) : nullptr;  // (no pointer out of the window, nor off an empty one)
+        rel[l] = uint64_t(int64_t(int32_t(index[l])) * int64_t(scale) + offset);  // (sem::mem_offset)
+        addr[l] = uint64_t(base) + rel[l];
+        ok[l] = int64_t(rel[l]) >= 0 && rel[l] + bytes <= size && (addr[l] & align) == 0;  // (sem::access_ok)
+    }
+    uint32_t bad = 0;
+    for (uint32_t l = 0; l < 32; ++l) bad |= uint32_t(!ok[l]) << l;
+    bad &= exec;
+    // An off lane's address is 0, its bytes and a bad lane's nullptr (no pointer out of the window,
+    // nor off an empty one: the sum is an integer until it is kept).
+    for (uint32_t l = 0; l < 32; ++l) {
+        const uint64_t on = 0 - uint64_t(exec >> l & 1), good = on & (0 - uint64_t(ok[l]));
+        out.addr[l] = addr[l] & on;
+        at[l] = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(data) + rel[l]) & good);
     }
     if (bad) {
         const uint32_t l = uint32_t(std::countr_zero(bad));
@@ -854,6 +867,10 @@ void Executor::lane_data(Block& b, Warp& w, const isa::Instruction& in, LaneMask
         const uint32_t d = in.ops[0].value;
         if (words == 1) {  // (the common case: one word per lane)
             uint32_t* dst = &w.reg(d, 0);
+            if (exec == kAllLanes) {  // (every lane: no test per lane)
+                for (uint32_t l = 0; l < 32; ++l) std::memcpy(dst + l, at[l], 4);
+                return;
+            }
             for (uint32_t l = 0; l < 32; ++l)
                 if (lane_on(exec, l)) std::memcpy(dst + l, at[l], 4);
             return;

@@ -23,6 +23,7 @@
 #include "sim/timing/sm.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <sstream>
 #include <thread>
 
@@ -91,21 +92,36 @@ private:
             for (uint64_t n : next_) earliest = std::min(earliest, n);
             return earliest;
         }
-        for (size_t i = 0; i < sms_.size(); ++i) {
-            if (i + 1 < sms_.size() && next_[i + 1] <= t) sms_[i + 1]->prefetch();
-            if (all || next_[i] <= t) {
-                if (ahead_.on()) ahead_.rethrow_if_faulted(uint32_t(i));
-                sms_[i]->tick(t, all);
-                const Sm& sm = *sms_[i];
-                next_[i] = ahead_.on() ? ahead_.run(*sms_[i], uint32_t(i), t,
-                                                    [&] { return next_block_ < total_blocks_ && sm.fits(); },
-                                                    [&] { return ahead_.budget_far(ctx_.exec.warp_instructions(),
-                                                                                   ctx_.exec.budget()); })
-                                       : sms_[i]->next_event();
+        // The SMs due at t, 64 at a time, found before any ticks (a tick changes only its own SM's
+        // next event), then ticked in index order, each prefetching the next due one.
+        for (size_t base = 0; base < sms_.size(); base += 64) {
+            const size_t end = std::min(sms_.size(), base + 64);
+            uint64_t due = 0;
+            for (size_t i = base; i < end; ++i) {
+                const bool now = all || next_[i] <= t;
+                due |= uint64_t(now) << (i - base);
+                earliest = std::min(earliest, now ? kNever : next_[i]);
             }
-            earliest = std::min(earliest, next_[i]);
+            for (uint64_t m = due; m; m &= m - 1) {
+                const size_t i = base + size_t(std::countr_zero(m));
+                if (const uint64_t rest = m & (m - 1)) sms_[base + size_t(std::countr_zero(rest))]->prefetch();
+                tick_sm(i, t, all);
+                earliest = std::min(earliest, next_[i]);
+            }
         }
         return earliest;
+    }
+
+    // SM i's tick at t on one thread, and its run ahead; next_[i] becomes its next event.
+    void tick_sm(size_t i, uint64_t t, bool all) {
+        if (ahead_.on()) ahead_.rethrow_if_faulted(uint32_t(i));
+        sms_[i]->tick(t, all);
+        const Sm& sm = *sms_[i];
+        next_[i] = ahead_.on() ? ahead_.run(*sms_[i], uint32_t(i), t,
+                                            [&] { return next_block_ < total_blocks_ && sm.fits(); },
+                                            [&] { return ahead_.budget_far(ctx_.exec.warp_instructions(),
+                                                                           ctx_.exec.budget()); })
+                               : sms_[i]->next_event();
     }
 
     void init_stats() {

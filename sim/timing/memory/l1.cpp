@@ -112,15 +112,23 @@ uint64_t L1Tex::track(uint64_t done) {
 // the L1 (`l1`) and the L2, are asked for at once, so their misses overlap; then, those sets
 // arriving, the ways the sectors will touch. Their L2 places go to `at` (L2::read takes them
 // instead of computing them again).
+// The sectors come sorted, a line's together: a line's sets are asked for once, at its first
+// sector, and its other sectors' places follow from the first's (L2::place_after).
 void L1Tex::prefetch(const SectorList& s, bool l1, L2::Place* at) const {
     for (uint32_t i = 0; i < s.count; ++i) {
-        if (l1) cache_.prefetch(s.sector[i]);
+        const bool l1_first = l1 && (i == 0 || by_spl_.div(s.sector[i]) != by_spl_.div(s.sector[i - 1]));
+        if (l1_first) cache_.prefetch(s.sector[i]);
+        if (i > 0 && l2_.same_line(s.sector[i - 1], s.sector[i])) {
+            at[i] = L2::place_after(at[i - 1], s.sector[i - 1], s.sector[i]);
+            continue;
+        }
         at[i] = l2_.place(s.sector[i]);
         l2_.prefetch(at[i], false);
     }
     for (uint32_t i = 0; i < s.count; ++i) {
-        if (l1) cache_.prefetch_way(s.sector[i]);
-        l2_.prefetch(at[i], true);
+        const bool l1_first = l1 && (i == 0 || by_spl_.div(s.sector[i]) != by_spl_.div(s.sector[i - 1]));
+        if (l1_first) cache_.prefetch_way(s.sector[i]);
+        if (i == 0 || !l2_.same_line(s.sector[i - 1], s.sector[i])) l2_.prefetch(at[i], true);
     }
 }
 

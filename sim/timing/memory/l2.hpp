@@ -74,6 +74,12 @@ public:
         const uint64_t local_line = xbar_.place(by_spl_.div(sector), slice);
         return {slice, local_line * spl_ + by_spl_.mod(sector)};
     }
+    // Do two sectors lie in one L2 line? Then the later one's place is the earlier one's, moved by
+    // their distance (a line's sectors are adjacent in its slice: place()).
+    bool same_line(uint64_t a, uint64_t b) const { return by_spl_.div(a) == by_spl_.div(b); }
+    static Place place_after(const Place& p, uint64_t sector, uint64_t next) {
+        return {p.slice, p.local + (next - sector)};
+    }
     // The sets a sector is looked up in (its slice in every partition) toward the host's caches,
     // before a request's sectors are sent (SectorCache::prefetch); `way`: their ways (prefetch_way).
     void prefetch(const Place& p, bool way) const {
