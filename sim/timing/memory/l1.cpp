@@ -115,10 +115,14 @@ uint64_t L1Tex::track(uint64_t done) {
 // The sectors come sorted, a line's together: a line's sets are asked for once, at its first
 // sector, and its other sectors' places follow from the first's (L2::place_after).
 void L1Tex::prefetch(const SectorList& s, bool l1, L2::Place* at) const {
+    // (sector i opens a line of the L1, of the L2)
+    const auto l1_first = [&](uint32_t i) {
+        return l1 && (i == 0 || by_spl_.div(s.sector[i]) != by_spl_.div(s.sector[i - 1]));
+    };
+    const auto l2_first = [&](uint32_t i) { return i == 0 || !l2_.same_line(s.sector[i - 1], s.sector[i]); };
     for (uint32_t i = 0; i < s.count; ++i) {
-        const bool l1_first = l1 && (i == 0 || by_spl_.div(s.sector[i]) != by_spl_.div(s.sector[i - 1]));
-        if (l1_first) cache_.prefetch(s.sector[i]);
-        if (i > 0 && l2_.same_line(s.sector[i - 1], s.sector[i])) {
+        if (l1_first(i)) cache_.prefetch(s.sector[i]);
+        if (!l2_first(i)) {
             at[i] = L2::place_after(at[i - 1], s.sector[i - 1], s.sector[i]);
             continue;
         }
@@ -126,9 +130,8 @@ void L1Tex::prefetch(const SectorList& s, bool l1, L2::Place* at) const {
         l2_.prefetch(at[i], false);
     }
     for (uint32_t i = 0; i < s.count; ++i) {
-        const bool l1_first = l1 && (i == 0 || by_spl_.div(s.sector[i]) != by_spl_.div(s.sector[i - 1]));
-        if (l1_first) cache_.prefetch_way(s.sector[i]);
-        if (i == 0 || !l2_.same_line(s.sector[i - 1], s.sector[i])) l2_.prefetch(at[i], true);
+        if (l1_first(i)) cache_.prefetch_way(s.sector[i]);
+        if (l2_first(i)) l2_.prefetch(at[i], true);
     }
 }
 
