@@ -1,0 +1,108 @@
+// wbmix.cu: two questions the store and L2-capacity rows leave open (issue 6, calib/README.md,
+// twentieth pass).
+// Part 1, whole-sector write-backs mixed with random reads: per group of 4 warp accesses, R loads
+// from buffer A and 4 - R stores to buffer B (R = 4 .. 0). 8 lanes share one hashed 32 B sector,
+// so a warp access is 4 whole sectors: a store leaves a fully written dirty sector in the L2 (no
+// DRAM read for ECC), which the L2 writes back when it evicts it. Both buffers are 2 GB (far beyond
+// the 60 MB L2) and each thread runs 256 accesses (about 4.6 L2 capacities of dirty sectors at
+// R = 0), so the launch runs in steady state. Reads and write-backs reach DRAM in random order: the
+// rates give a channel's cost of a read, a write-back and of mixing them.
+// Rows: wbmix_r<R>w<W>.{ms, sectors_per_clk} (sector accesses GPU-wide per clock at 1.98 GHz),
+// median of 5 after 2 warm launches.
+// Part 2, random 4 B reads of a 16 MB footprint that fits in L2, split into P parts, SM s reading
+// part s mod P (l2cap's private mode is P = 132, its random mode P = 1): is a private footprint's
+// lower rate (68.8 against 75.1 sectors per clock) a matter of the span an SM reads?
+// Rows: span_p<P>.{ms, sectors_per_clk}, after a warm launch of the same addresses, median of 5.
+// `wbmix mix R` and `wbmix span P` run one point once (for ncu).
+// Leaves out: partial sectors (mixrw.cu measures those), footprints near the L2's size (l2dirty.cu).
+#include "common.cuh"
+
+__device__ __forceinline__ unsigned mix(unsigned h) {
+  h ^= h >> 16; h *= 0x7feb352du; h ^= h >> 15; h *= 0x846ca68bu; h ^= h >> 16;
+  return h;
+}
+
+constexpr int kMixPerThread = 256;
+
+// sectors: 32 B sectors per buffer (a power of two); lane l works on word l % 8 of sector group l / 8.
+__global__ void mixed(const float* __restrict__ a, float* b, unsigned sectors, int reads, float* out) {
+  const unsigned lane = threadIdx.x & 31, warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const unsigned group = lane / 8u, word = lane % 8u;
+  float s = 0.f;
+#pragma unroll 1
+  for (int k = 0; k < kMixPerThread; k += 4) {
+    const unsigned h = mix(warp * 0x9e3779b9u + unsigned(k) * 0x85ebca6bu + group * 0xc2b2ae35u);
+    size_t p[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) p[j] = size_t(mix(h + unsigned(j)) & (sectors - 1)) * 8 + word;
+    float v[4] = {0.f, 0.f, 0.f, 0.f};
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (j < reads) v[j] = __ldcg(a + p[j]);
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      if (j >= reads) __stcg(b + p[j], s + float(j));
+    s += v[0] + v[1] + v[2] + v[3];
+  }
+  if (s == 1234.5f) out[0] = s;
+}
+
+// SM s reads only part (s mod parts) of `sectors` sectors, 4 B per lane at a hashed sector.
+__global__ void span_read(const float* __restrict__ buf, unsigned sectors, unsigned parts, float* out) {
+  float s = 0.f;
+  const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned span = sectors / parts, first = (smid() % parts) * span;
+#pragma unroll 1
+  for (int k = 0; k < 64; k += 4) {
+    const unsigned h = mix(tid * 4u + unsigned(k) * 0x9e3779b9u + 7u);
+    const float a = __ldcg(buf + size_t(first + h % span) * 8);
+    const float b = __ldcg(buf + size_t(first + mix(h + 1) % span) * 8);
+    const float c = __ldcg(buf + size_t(first + mix(h + 2) % span) * 8);
+    const float d = __ldcg(buf + size_t(first + mix(h + 3) % span) * 8);
+    s += a + b + c + d;
+  }
+  if (s == 1234.5f) out[0] = s;
+}
+
+int main(int argc, char** argv) {
+  const cudaDeviceProp p = props();
+  const int blocks = p.multiProcessorCount * 8;
+  const size_t bytes = size_t(2) << 30, span_bytes = size_t(16) << 20;
+  const unsigned sectors = unsigned(bytes / 32), span_sectors = unsigned(span_bytes / 32);
+  float *a, *b, *out;
+  CK(cudaMalloc(&a, bytes));
+  CK(cudaMalloc(&b, bytes));
+  CK(cudaMalloc(&out, 4));
+  CK(cudaMemset(a, 0, bytes));
+  CK(cudaMemset(b, 0, bytes));
+  auto mix_launch = [&](int reads) { mixed<<<blocks, 256>>>(a, b, sectors, reads, out); };
+  auto span_launch = [&](unsigned parts) { span_read<<<blocks, 256>>>(a, span_sectors, parts, out); };
+  if (argc == 3) {  // one point, for ncu: a warm launch, then the profiled one
+    const std::string what = argv[1];
+    const int v = atoi(argv[2]);
+    if (what == "mix") { mix_launch(v); mix_launch(v); }
+    else { span_launch(unsigned(v)); span_launch(unsigned(v)); }
+    CK(cudaDeviceSynchronize());
+    printf("%s %d done\n", argv[1], v);
+    return 0;
+  }
+  for (int reads = 4; reads >= 0; --reads) {
+    const double ms = time_ms([&] { mix_launch(reads); }, 5, 2);
+    const double accesses = double(blocks) * 256 * kMixPerThread / 8;  // 8 lanes per sector
+    const std::string k = fmt("wbmix_r%dw%d", reads, 4 - reads);
+    const std::string n = fmt("kernel=mixed;%d ld.global.cg + %d st.global.cg per group of 4;8 lanes per whole 32 B sector;2 GB buffers at hashed sectors;%d x 256 threads;%d accesses per thread;median of 5",
+                              reads, 4 - reads, blocks, kMixPerThread);
+    row(k, "ms", ms, "ms", n);
+    row(k, "sectors_per_clk", accesses / (ms * 1e-3 * 1.98e9), "1/clk", n);
+  }
+  for (unsigned parts : {1u, 2u, 4u, 12u, 33u, 66u, 132u}) {
+    span_launch(parts);  // warm: the same addresses
+    const double ms = time_ms([&] { span_launch(parts); }, 5, 1);
+    const std::string k = fmt("span_p%u", parts);
+    const std::string n = fmt("kernel=span_read;16 MB in %u parts;SM s reads part s mod %u;%d x 256 threads;64 ld.global.cg.f32 per thread at hashed 32 B sectors;after a warm launch;median of 5",
+                              parts, parts, blocks);
+    row(k, "ms", ms, "ms", n);
+    row(k, "sectors_per_clk", double(blocks) * 256.0 * 64 / (ms * 1e-3 * 1.98e9), "1/clk", n);
+  }
+  return 0;
+}
