@@ -69,6 +69,7 @@ void Sm::dispatch(uint64_t block_index, uint64_t t, uint64_t start) {
         w.age = ctx_.next_age++;
         w.pc = fw.done() ? 0 : fw.next_pc();
         w.launch_ready = start + ctx_.cfg.launch.block_launch_cycles;
+        w.staged_until = w.launch_ready;
         w.wake = t;
         w.sb = &scoreboards_[next_slot];
         w.sb->reset();

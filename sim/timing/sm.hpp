@@ -104,7 +104,7 @@ public:
     // stage starts, which a policy sees (WarpView::long_wait).
     void reevaluate(TWarp& w, uint64_t t) {
         if (w.draining || w.at_barrier) return reevaluate_held(w, t);
-        if (t < w.launch_ready || t < w.branch_ready || t < w.sleep_until) return reevaluate_stages(w, t);
+        if (t < w.staged_until) return reevaluate_stages(w, t);  // (launch, branch or sleep)
         if (t < w.operand_ready) block(w, w.operand_why, w.operand_ready, t);
         else w.candidate = true;
     }

@@ -36,8 +36,14 @@ namespace simt::timing {
     // interleaved in time"), as the scheduler alternates warps there (scheduler/cgy.cpp).
     const bool switched = interleave_paths_ && code_[pc].yields && !dyn.diverged && w.fwarp->switch_path();
     uint32_t next = w.fwarp->next_pc();
-    if ((next != pc + 1 && !switched) || dyn.diverged) w.branch_ready = t + ctx_.cfg.pipes.branch.latency;
-    if (dyn.sleep_ns) w.sleep_until = t + sleep_cycles(dyn.sleep_ns);
+    if ((next != pc + 1 && !switched) || dyn.diverged) {
+        w.branch_ready = t + ctx_.cfg.pipes.branch.latency;
+        w.staged_until = std::max(w.staged_until, w.branch_ready);
+    }
+    if (dyn.sleep_ns) {
+        w.sleep_until = t + sleep_cycles(dyn.sleep_ns);
+        w.staged_until = std::max(w.staged_until, w.sleep_until);
+    }
     w.pc = next;
     note_outward(w);
     if (sass_stall_counts_) w.sass_until = t + code_[pc].sass_stall;
