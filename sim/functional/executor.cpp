@@ -22,6 +22,7 @@
 // Left out: independent thread scheduling (Volta+), warp-synchronous
 // reconvergence hints, the timing of anything.
 #include "sim/functional/executor.hpp"
+#include "sim/functional/executor_step.hpp"
 
 #include "isa/limits.hpp"
 #include "sim/functional/fragment.hpp"
@@ -476,55 +477,7 @@ void Executor::divergent_barrier(const Warp& w, uint32_t pc, LaneMask exec) cons
                                            std::to_string(w.block) + ")");
 }
 
-void Executor::step(Block& block, Warp& warp, DynInst& out, const StepEnv& env) {
-    assert(!warp.done() && !warp.at_barrier);
-    const uint32_t pc = warp.stack.back().pc;
-    if (executed_ >= limits_.max_warp_instructions) budget_exhausted(pc);
-    ++executed_;
-    clock_ = env.timed ? env.clock : warp.issued;
-    smid_ = env.smid;
-    defer_ = env.defer;
-    ++warp.issued;
-    const Decoded& d = decoded_[pc];
-    const LaneMask active = warp.stack.back().mask;
-    const LaneMask exec = active & pred_mask(warp, d.guard, d.guard_xor);
-    out.pc = pc;
-    out.active = active;
-    out.exec = exec;
-    out.diverged = out.barrier = out.warp_exited = false;
-    out.sleep_ns = 0;
-    switch (sem::Kind(d.kind)) {
-    case sem::Kind::Value:
-        value_lanes(block, warp, d, exec);
-        warp.stack.back().pc = pc + 1;
-        break;
-    case sem::Kind::Branch:
-    case sem::Kind::Ret: branch(warp, d, pc, exec, out); break;
-    case sem::Kind::Call:
-        if (warp.stack.size() >= isa::kMaxSimtStack) call_too_deep(warp, pc);
-        warp.stack.back().pc = pc + 1;
-        if (exec != 0) warp.stack.push_back(SimtEntry{d.target, d.rpc, exec});
-        break;
-    case sem::Kind::Exit:
-        warp.stack.back().pc = pc + 1;
-        exit_lanes(warp, exec);
-        break;
-    case sem::Kind::Barrier:
-        if (exec != warp.live) divergent_barrier(warp, pc, exec);
-        warp.at_barrier = true;
-        out.barrier = true;
-        warp.stack.back().pc = pc + 1;
-        break;
-    default:
-        execute_lanes(block, warp, d, pc, exec, out);
-        warp.stack.back().pc = pc + 1;
-        break;
-    }
-    // settle(), unless the top entry plainly has more to do (the common case).
-    const SimtEntry& top = warp.stack.back();
-    if (top.mask == 0 || top.pc == top.rpc || top.pc >= reconv_.kernel_exit_pc()) settle(warp);
-    out.warp_exited = warp.done();
-}
+void Executor::step(Block& block, Warp& warp, DynInst& out, const StepEnv& env) { step_inline(block, warp, out, env); }
 
 // bra (and ret, whose target is the function's exit): the executing lanes go
 // to the target, the other active lanes to pc + 1.

@@ -158,6 +158,8 @@ public:
 
     std::unique_ptr<Block> make_block(uint64_t block_index) const;
     void step(Block& block, Warp& warp, DynInst& out, const StepEnv& env = {});
+    // step(), inline (executor_step.hpp): for a caller that steps once per warp instruction.
+    void step_inline(Block& block, Warp& warp, DynInst& out, const StepEnv& env);
     // Moves the data of an access step() deferred: loads and tex write their
     // registers, stores and atomics the memory (atomics their old values too).
     void apply(const DeferredAccess& a);

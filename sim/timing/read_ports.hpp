@@ -110,6 +110,7 @@ private:
     }
     // The earliest free port of bank b.
     uint32_t port_of(uint32_t b) const {
+        if (per_ == 1) return b;  // (the common case: one port per bank)
         uint32_t port = b * per_;
         for (uint32_t p = port + 1; p < (b + 1) * per_; ++p) port = free_at_[p] < free_at_[port] ? p : port;
         return port;

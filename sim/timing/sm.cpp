@@ -2,7 +2,7 @@
 // timing of one issued instruction (see sm.hpp).
 #include "sim/timing/sm.hpp"
 
-#include "sim/timing/stall_counts.hpp"
+#include "sim/timing/sub_partition_tick.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -16,7 +16,8 @@ Sm::Sm(uint32_t index, Context& ctx, const SmShare& share)
       branch_waits_fixed_(ctx.cfg.pipes.branch_waits_fixed), sass_stall_counts_(ctx.cfg.pipes.sass_stall_counts),
       interleave_paths_(ctx.cfg.scheduler.interleave_paths),
       drain_acks_(ctx.cfg.memory.stores.drain_acks),
-      slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), lsu_(index, ctx, share) {
+      slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), code_(ctx.code.data()),
+      cost_(ctx.cost.data()), lsu_(index, ctx, share) {
     lsu_.set_deferred(share.outbox != nullptr);
     round_robin_ = ctx.cfg.sm.unit_arbitration == UnitArbitration::RoundRobin;
     uint32_t n = std::max(ctx.cfg.sm.sub_partitions, 1u);
@@ -68,6 +69,7 @@ void Sm::dispatch(uint64_t block_index, uint64_t t, uint64_t start) {
         w.age = ctx_.next_age++;
         w.pc = fw.done() ? 0 : fw.next_pc();
         w.launch_ready = start + ctx_.cfg.launch.block_launch_cycles;
+        w.staged_until = w.launch_ready;
         w.wake = t;
         w.sb = &scoreboards_[next_slot];
         w.sb->reset();
@@ -86,16 +88,6 @@ void Sm::dispatch(uint64_t block_index, uint64_t t, uint64_t start) {
         sp_next_[w.id.sub_partition] = sps_[w.id.sub_partition]->next_event();
     }
     update_next_event();
-}
-
-// A warp is outward while it drains (its retirement reaches the Gpu) or while its next
-// instruction accesses memory or an SM unit (run_ahead.hpp).
-[[gnu::always_inline]] inline void Sm::note_outward(TWarp& w) {
-    const bool out = w.resident && (w.draining || ctx_.cost[w.pc].outward);
-    if (out == w.outward) return;
-    w.outward = out;
-    outward_warps_ = out ? outward_warps_ + 1 : outward_warps_ - 1;
-    sps_[w.id.sub_partition]->mark_outward(w.lslot, out);
 }
 
 void Sm::retire(TWarp& w, uint64_t t) {
@@ -135,20 +127,28 @@ void Sm::tick(uint64_t t, bool all) {
     if (lsu_.next_held() <= t) flush_held(t);
     shared_reserved_ = false;
     const size_t n = sps_.size();
+    const std::unique_ptr<SubPartition>* sps = sps_.data();  // (fixed: no reload after each tick)
+    uint64_t* next = sp_next_.data();
+    synced_ = kNever;
+    uint64_t earliest = kNever;  // the sub-partitions' next events as the loop leaves them
     for (size_t j = 0, k = first_sp_; j < n; ++j, k = k + 1 == n ? 0 : k + 1) {
-        if (all || sp_next_[k] <= t || (shared_reserved_ && sps_[k]->has_candidates())) {
-            sps_[k]->tick(t);
-            sp_next_[k] = sps_[k]->next_event();
+        if (all || next[k] <= t || (shared_reserved_ && sps[k]->has_candidates())) {
+            sps[k]->tick(t);
+            next[k] = sps[k]->next_event();
         }
+        earliest = std::min(earliest, next[k]);
     }
     if (shared_reserved_) {
-        for (size_t k = 0; k < sps_.size(); ++k) {
-            if (!sps_[k]->has_candidates()) continue;
-            sps_[k]->wake_at(t + 1);
-            sp_next_[k] = sps_[k]->next_event();
+        for (size_t k = 0; k < n; ++k) {
+            if (!sps[k]->has_candidates()) continue;
+            sps[k]->wake_at(t + 1);
+            next[k] = sps[k]->next_event();
+            earliest = std::min(earliest, next[k]);
         }
     }
-    update_next_event();  // (a barrier release may have woken an earlier sub-partition)
+    // A barrier release or a held store's completion in a tick may have woken a sub-partition the
+    // loop had passed (resync: synced_); a next event only moves earlier outside its own tick.
+    next_event_ = std::min({earliest, synced_, lsu_.next_held()});
 }
 
 void Sm::prefetch() const {
@@ -197,42 +197,6 @@ void Sm::reevaluate_held(TWarp& w, uint64_t t) {
 
 // ---------------------------------------------------------------- issue
 
-uint32_t Sm::issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_delay) {
-    const uint32_t pc = w.pc;
-    const DecodedInst& d = ctx_.code[pc];
-    const IssueCost& c = ctx_.cost[pc];
-    func::DynInst& dyn = *share_.dyn;
-    Outbox* const out = share_.outbox;
-    if (out) out->steps.push_back(pc);
-    share_.exec->step(*w.fblock, *w.fwarp, dyn, func::StepEnv{true, t, index_, out ? &out->accesses : nullptr});
-
-    // Counted per pc (the totals, pipe and issue-slot counts follow from these
-    // at the end, Gpu::finish) and per SM.
-    uint32_t active, exec;
-    lane_counts(dyn.active, dyn.exec, active, exec);
-    PcStats& ps = share_.stats->per_pc[pc];
-    ++ps.issued;
-    ps.thread_instructions += active;
-    ps.thread_instructions_pred_on += exec;
-    ++issued_;
-
-    // Result time and pipe occupancy.
-    uint64_t done = t + c.latency + operand_delay;
-    if (!c.plain) done = unit_issue(w, d, c, dyn, t, sp, operand_delay);
-    sp.pipes.take(ctx_.datapaths, int(d.pipe), t, c.busy);
-    if (done != kPendingDone && done != kHeldDone)
-        for (int i = 0; i < d.ndst; ++i) w.sb->set(d.dst[i], done, d.produces, d.pipe);
-    if (branch_waits_fixed_ && d.lat == isa::Lat::Fixed && d.ndst) w.fixed_done = std::max(w.fixed_done, done);  // (stall_counts.hpp)
-
-    share_.log->set(w, StallReason::Selected, pc, t);
-    w.candidate = false;
-    w.wake = t + c.slots;
-    w.last_issue = t + 1;
-    after_control(w, dyn, pc, t);
-    if (ctx_.observer) ctx_.observer->on_issue(IssueEvent{w.id, t, pc, dyn.active, dyn.exec, d.pipe, done});
-    return c.slots;
-}
-
 // The result time of an instruction that is not plain (IssueCost::plain): a division's, or a
 // memory access's through the LSU; an L1TEX or MIO instruction reserves its unit.
 uint64_t Sm::unit_issue(TWarp& w, const DecodedInst& d, const IssueCost& c, const func::DynInst& dyn, uint64_t t,
@@ -279,7 +243,7 @@ void Sm::held_done(TWarp& w, uint64_t done, uint64_t t) {
     if (!w.draining || w.held_stores || w.wake != kNever) return;
     w.wake = t + 1;  // (draining, it waited for this one: its drain now ends at mem_done)
     sps_[w.id.sub_partition]->sync(w);
-    sp_next_[w.id.sub_partition] = sps_[w.id.sub_partition]->next_event();
+    resync(w.id.sub_partition, w.wake);
 }
 
 // An L1TEX instruction still waiting in the LSU queue reads its registers when the tag stage
@@ -290,39 +254,6 @@ void Sm::read_barriers(TWarp& w, const DecodedInst& d, uint64_t t) {
     if (read <= t) return;
     for (int i = 0; i < d.nsrc; ++i)
         if (d.check[i] >= isa::kNumPreds) w.sb->set_read_barrier(d.check[i], read);
-}
-
-// Next pc, branches, barrier and exit after w issued the instruction at pc.
-[[gnu::always_inline]] inline void Sm::after_control(TWarp& w, const func::DynInst& dyn, uint32_t pc, uint64_t t) {
-    if (dyn.warp_exited) {  // (w.fwarp->done() after the step)
-        w.draining = true;
-        w.hold_pc = pc;
-        note_outward(w);
-        release_barrier_if_ready(blocks_[w.block_slot], t);  // the others may all be waiting for this one
-        return;
-    }
-    // Independent thread scheduling: a diverged warp's two sides alternate at each yielding
-    // instruction (the NVIDIA Volta whitepaper: statements of the if and else branches "can be
-    // interleaved in time"), as the scheduler alternates warps there (scheduler/cgy.cpp).
-    const bool switched = interleave_paths_ && ctx_.code[pc].yields && !dyn.diverged && w.fwarp->switch_path();
-    uint32_t next = w.fwarp->next_pc();
-    if ((next != pc + 1 && !switched) || dyn.diverged) w.branch_ready = t + ctx_.cfg.pipes.branch.latency;
-    if (dyn.sleep_ns) w.sleep_until = t + sleep_cycles(dyn.sleep_ns);
-    w.pc = next;
-    note_outward(w);
-    if (sass_stall_counts_) w.sass_until = t + ctx_.code[pc].sass_stall;
-    if (!issue_pending(w)) settle_operands(w);  // (else once its request completes, end_cycle)
-    if (dyn.barrier) {
-        w.at_barrier = true;
-        w.hold_pc = pc;
-        release_barrier_if_ready(blocks_[w.block_slot], t);
-    }
-}
-
-[[gnu::always_inline]] inline void Sm::settle_operands(TWarp& w) {
-    w.operand_ready = w.sb->ready_for(ctx_.code[w.pc], w.operand_why, ctx_.cost[w.pc].handoff);
-    if (branch_waits_fixed_) branch_stall_count(w, ctx_.code[w.pc]);
-    if (sass_stall_counts_) sass_stall_count(w);
 }
 
 // nanosleep's duration in cycles at the config's clock, rounded up.
@@ -342,7 +273,7 @@ void Sm::release_barrier_if_ready(BlockRec& b, uint64_t t) {
         if (o.wake == kNever) {
             o.wake = t + 1;
             sps_[o.id.sub_partition]->sync(o);
-            sp_next_[o.id.sub_partition] = sps_[o.id.sub_partition]->next_event();
+            resync(o.id.sub_partition, o.wake);
         }
     }
 }

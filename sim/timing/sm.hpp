@@ -19,6 +19,7 @@
 #include "sim/timing/sub_partition.hpp"
 #include "sim/timing/warp.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -103,7 +104,7 @@ public:
     // stage starts, which a policy sees (WarpView::long_wait).
     void reevaluate(TWarp& w, uint64_t t) {
         if (w.draining || w.at_barrier) return reevaluate_held(w, t);
-        if (t < w.launch_ready || t < w.branch_ready || t < w.sleep_until) return reevaluate_stages(w, t);
+        if (t < w.staged_until) return reevaluate_stages(w, t);  // (launch, branch or sleep)
         if (t < w.operand_ready) block(w, w.operand_why, w.operand_ready, t);
         else w.candidate = true;
     }
@@ -141,6 +142,13 @@ private:
     void count_residency(uint64_t t, int delta);
     void note_outward(TWarp& w);  // after w's pc, draining or residency changed: outward_warps_
     void update_next_event();
+    // A warp of sub-partition k got an earlier wake from outside (sync): sp_next_, and synced_
+    // for the tick under way (the sub-partition may be that tick's own, its next_event() not
+    // yet final: its tick's end takes the wake into account).
+    void resync(uint32_t k, uint64_t wake) {
+        sp_next_[k] = sps_[k]->next_event();
+        synced_ = std::min(synced_, wake);
+    }
 
     // An issue whose L1TEX request waits for end_cycle().
     struct PendingIssue {
@@ -164,9 +172,12 @@ private:
     uint64_t last_ack_ = 0;                       // the latest completion of a memory request issued here
     std::vector<TWarp> slots_;                    // max_warps, fixed addresses
     std::vector<Scoreboard> scoreboards_;         // one per slot
+    const DecodedInst* code_;                     // ctx_.code, ctx_.cost (fixed for the run; one load less per use)
+    const IssueCost* cost_;
     std::vector<BlockRec> blocks_;
     std::vector<std::unique_ptr<SubPartition>> sps_;
     std::vector<uint64_t> sp_next_;               // each one's next_event(), kept in step (few cache lines per tick)
+    uint64_t synced_ = kNever;                    // the earliest wake resync() set in the current tick
     Lsu lsu_;                                     // the memory path: LSU/MIO -> L1TEX -> crossbar -> L2 -> DRAM
     bool shared_reserved_ = false;                // an L1TEX/MIO request entered in this tick
     bool round_robin_ = false;                    // sm.unit_arbitration: round_robin

@@ -132,7 +132,7 @@ private:
     void issue_pick(uint32_t i, uint64_t t);
     void read_operands(uint32_t i, uint64_t t, ReadPorts::Timing& rd);  // (an out-parameter: no packing of the result)
     void after_issue(uint32_t i);
-    void open_window(int pipe, uint64_t t);
+    [[gnu::noinline]] void open_window(int pipe, uint64_t t);  // (with an observer)
     [[gnu::noinline]] void settle_waits(int pipe, uint64_t t);
     uint64_t next_after(uint64_t t, bool issued) const;
 

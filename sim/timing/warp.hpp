@@ -66,7 +66,7 @@ struct alignas(64) TWarp {
     uint64_t branch_ready = 0;   // branch_resolving until then
     uint64_t sleep_until = 0;    // nanosleep: sleeping until then
     uint64_t operand_ready = 0;  // scoreboard: operand_why until then
-    uint64_t sass_until = 0;     // an imported instruction's stall count holds the next until then
+    uint64_t staged_until = 0;   // the latest of the three above (Sm::reevaluate's one test for them)
     uint64_t mem_done = 0;       // completion of its latest memory request
     uint32_t held_stores = 0;    // its stores held in the LSU queue, completion not yet known (l1.hpp)
     bool outward = false;        // draining, or its next instruction is IssueCost::outward (Sm::note_outward)
@@ -90,6 +90,8 @@ struct alignas(64) TWarp {
 
     // ---- identity
     uint64_t age = 0;            // dispatch sequence number (policies)
+    uint64_t sass_until = 0;     // an imported instruction's stall count holds the next until then (rare:
+                                 // pipes.sass_stall_counts)
     WarpId id;
     // The last closed interval not yet handed to the observer (merged with the
     // next one when equal); only used when there is an observer.
