@@ -121,6 +121,7 @@ bool has_twin(const std::string& root, const std::string& kernel) {
     else if (starts("shbank_chase_")) twin = "shbank_chase";
     else if (starts("l1pipe_")) twin = "l1pipe";
     else if (starts("mixrw_word_")) twin = "mixrw";
+    else if (starts("wbmix_")) twin = "wbmix";
     std::error_code ec;
     return std::filesystem::is_regular_file(root + "/calib/traces/" + twin + ".isa", ec);
 }

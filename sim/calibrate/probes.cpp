@@ -6,6 +6,8 @@
 // of L lines per request, or both interleaved, from the difference of 24 and 8 loop steps.
 // mixrw: sector accesses per clock GPU-wide of random 4 B reads
 // and partial-sector writes mixed R : 4 - R, from the difference of K = 8 and 4 groups of 4.
+// wbmix (kernels/wbmix.cu, results/wbmix/): the same with whole sectors (8 lanes each), so the
+// stores leave dirty sectors the L2 writes back without a DRAM read, from K = 32 and 16 groups.
 #include "sim/calibrate/comparisons.hpp"
 
 namespace simt::calib {
@@ -54,10 +56,25 @@ void mixed_dram(Context& c) {
     }
 }
 
+void write_back_mix(Context& c) {
+    std::optional<Trace> t;
+    for (int reads = 4; reads >= 0; --reads) {
+        const std::string k = "wbmix_r" + std::to_string(reads) + "w" + std::to_string(4 - reads);
+        if (!c.wants(k)) continue;
+        if (!t) t.emplace(c.trace("wbmix"));
+        Stats s;
+        const double d = delta(c, *t, "K", 16, 32, &s, {"R=" + std::to_string(reads)});
+        c.add("wbmix", k, "sectors_per_clk", 1056.0 * 256 / 8 * 4 * 16 / d, "1/clk");
+    }
+}
+
 }  // namespace
 
 std::vector<Group> probe_groups() {
-    return {{"shared_banks", "hotspots", shared_banks}, {"l1pipe", "hotspots", l1_pipe}, {"mixrw", "hotspots", mixed_dram}};
+    return {{"shared_banks", "hotspots", shared_banks},
+            {"l1pipe", "hotspots", l1_pipe},
+            {"mixrw", "hotspots", mixed_dram},
+            {"wbmix", "hotspots", write_back_mix}};
 }
 
 }  // namespace simt::calib
