@@ -10,38 +10,9 @@
 // Rows: mixrw_<shape>_r<R>w<W>.{ms, sectors_per_clk} (sector accesses GPU-wide per clock at the
 // measured 1980 MHz), median of 5 after 2 warm launches. `mixrw SHAPE R` runs one point once (ncu).
 // Leaves out: reads and writes to the same rows, streams (copy1 measures those).
-#include "common.cuh"
-
-__device__ __forceinline__ unsigned mix(unsigned h) {
-  h ^= h >> 16; h *= 0x7feb352du; h ^= h >> 15; h *= 0x846ca68bu; h ^= h >> 16;
-  return h;
-}
+#include "mixed_access.cuh"
 
 constexpr int kPerThread = 64;
-
-// sectors: 32 B sectors per buffer (a power of two); lanes_per_sector 1 or 8.
-__global__ void mixed(const float* __restrict__ a, float* b, unsigned sectors, int reads, int lanes_per_sector,
-                      float* out) {
-  const unsigned lane = threadIdx.x & 31, warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  const unsigned group = lane / unsigned(lanes_per_sector), word = lane % unsigned(lanes_per_sector);
-  float s = 0.f;
-#pragma unroll 1
-  for (int k = 0; k < kPerThread; k += 4) {
-    const unsigned h = mix(warp * 0x9e3779b9u + unsigned(k) * 0x85ebca6bu + group * 0xc2b2ae35u);
-    size_t p[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) p[j] = size_t(mix(h + unsigned(j)) & (sectors - 1)) * 8 + word;
-    float v[4] = {0.f, 0.f, 0.f, 0.f};
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-      if (j < reads) v[j] = __ldcg(a + p[j]);
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-      if (j >= reads) __stcg(b + p[j], s + float(j));
-    s += v[0] + v[1] + v[2] + v[3];
-  }
-  if (s == 1234.5f) out[0] = s;
-}
 
 int main(int argc, char** argv) {
   const cudaDeviceProp p = props();
@@ -54,7 +25,7 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&out, 4));
   CK(cudaMemset(a, 0, bytes));
   CK(cudaMemset(b, 0, bytes));
-  auto launch = [&](int reads, int lps) { mixed<<<blocks, 256>>>(a, b, sectors, reads, lps, out); };
+  auto launch = [&](int reads, int lps) { mixed<kPerThread><<<blocks, 256>>>(a, b, sectors, reads, lps, out); };
   if (argc == 3) {  // one point, for ncu
     const int lps = std::string(argv[1]) == "sector" ? 8 : 1;
     launch(atoi(argv[2]), lps);

@@ -12,53 +12,34 @@
 // Part 2, random 4 B reads of a 16 MB footprint that fits in L2, split into P parts, SM s reading
 // part s mod P (l2cap's private mode is P = 132, its random mode P = 1): is a private footprint's
 // lower rate (68.8 against 75.1 sectors per clock) a matter of the span an SM reads?
-// Rows: span_p<P>.{ms, sectors_per_clk}, after a warm launch of the same addresses, median of 5.
+// Rows: span_p<P>.{ms, sectors_per_clk}, after a warm launch of the same addresses, median of 5;
+// span_i<P>: the same parts interleaved (SM s reads every P-th sector from s mod P).
 // `wbmix mix R` and `wbmix span P` run one point once (for ncu).
+// The H100 rows of results/wbmix/ were measured with this kernel's lanes per sector a constant 8
+// (calib/sass/wbmix.sm_90.sass); mixed_access.cuh takes them as an argument: the loop is the same.
 // Leaves out: partial sectors (mixrw.cu measures those), footprints near the L2's size (l2dirty.cu).
-#include "common.cuh"
-
-__device__ __forceinline__ unsigned mix(unsigned h) {
-  h ^= h >> 16; h *= 0x7feb352du; h ^= h >> 15; h *= 0x846ca68bu; h ^= h >> 16;
-  return h;
-}
+#include "mixed_access.cuh"
 
 constexpr int kMixPerThread = 256;
 
-// sectors: 32 B sectors per buffer (a power of two); lane l works on word l % 8 of sector group l / 8.
-__global__ void mixed(const float* __restrict__ a, float* b, unsigned sectors, int reads, float* out) {
-  const unsigned lane = threadIdx.x & 31, warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  const unsigned group = lane / 8u, word = lane % 8u;
-  float s = 0.f;
-#pragma unroll 1
-  for (int k = 0; k < kMixPerThread; k += 4) {
-    const unsigned h = mix(warp * 0x9e3779b9u + unsigned(k) * 0x85ebca6bu + group * 0xc2b2ae35u);
-    size_t p[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) p[j] = size_t(mix(h + unsigned(j)) & (sectors - 1)) * 8 + word;
-    float v[4] = {0.f, 0.f, 0.f, 0.f};
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-      if (j < reads) v[j] = __ldcg(a + p[j]);
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-      if (j >= reads) __stcg(b + p[j], s + float(j));
-    s += v[0] + v[1] + v[2] + v[3];
-  }
-  if (s == 1234.5f) out[0] = s;
+// SM s reads only part (s mod parts) of `sectors` sectors, 4 B per lane at a hashed sector: a span
+// of sectors / parts in a row, or (interleaved) every parts-th sector from s mod parts.
+__device__ __forceinline__ size_t part_sector(unsigned h, unsigned span, unsigned part, unsigned parts, bool interleaved) {
+  return interleaved ? size_t(h % span) * parts + part : size_t(part) * span + h % span;
 }
 
-// SM s reads only part (s mod parts) of `sectors` sectors, 4 B per lane at a hashed sector.
-__global__ void span_read(const float* __restrict__ buf, unsigned sectors, unsigned parts, float* out) {
+__global__ void span_read(const float* __restrict__ buf, unsigned sectors, unsigned parts, int interleaved, float* out) {
   float s = 0.f;
   const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned span = sectors / parts, first = (smid() % parts) * span;
+  const unsigned span = sectors / parts, part = smid() % parts;
+  const bool il = interleaved != 0;
 #pragma unroll 1
   for (int k = 0; k < 64; k += 4) {
     const unsigned h = mix(tid * 4u + unsigned(k) * 0x9e3779b9u + 7u);
-    const float a = __ldcg(buf + size_t(first + h % span) * 8);
-    const float b = __ldcg(buf + size_t(first + mix(h + 1) % span) * 8);
-    const float c = __ldcg(buf + size_t(first + mix(h + 2) % span) * 8);
-    const float d = __ldcg(buf + size_t(first + mix(h + 3) % span) * 8);
+    const float a = __ldcg(buf + part_sector(h, span, part, parts, il) * 8);
+    const float b = __ldcg(buf + part_sector(mix(h + 1), span, part, parts, il) * 8);
+    const float c = __ldcg(buf + part_sector(mix(h + 2), span, part, parts, il) * 8);
+    const float d = __ldcg(buf + part_sector(mix(h + 3), span, part, parts, il) * 8);
     s += a + b + c + d;
   }
   if (s == 1234.5f) out[0] = s;
@@ -75,8 +56,8 @@ int main(int argc, char** argv) {
   CK(cudaMalloc(&out, 4));
   CK(cudaMemset(a, 0, bytes));
   CK(cudaMemset(b, 0, bytes));
-  auto mix_launch = [&](int reads) { mixed<<<blocks, 256>>>(a, b, sectors, reads, out); };
-  auto span_launch = [&](unsigned parts) { span_read<<<blocks, 256>>>(a, span_sectors, parts, out); };
+  auto mix_launch = [&](int reads) { mixed<kMixPerThread><<<blocks, 256>>>(a, b, sectors, reads, 8, out); };
+  auto span_launch = [&](unsigned parts, int il = 0) { span_read<<<blocks, 256>>>(a, span_sectors, parts, il, out); };
   if (argc == 3) {  // one point, for ncu: a warm launch, then the profiled one
     const std::string what = argv[1];
     const int v = atoi(argv[2]);
@@ -101,6 +82,15 @@ int main(int argc, char** argv) {
     const std::string k = fmt("span_p%u", parts);
     const std::string n = fmt("kernel=span_read;16 MB in %u parts;SM s reads part s mod %u;%d x 256 threads;64 ld.global.cg.f32 per thread at hashed 32 B sectors;after a warm launch;median of 5",
                               parts, parts, blocks);
+    row(k, "ms", ms, "ms", n);
+    row(k, "sectors_per_clk", double(blocks) * 256.0 * 64 / (ms * 1e-3 * 1.98e9), "1/clk", n);
+  }
+  for (unsigned parts : {33u, 66u, 132u}) {  // the same parts, every parts-th sector: no span of its own
+    span_launch(parts, 1);
+    const double ms = time_ms([&] { span_launch(parts, 1); }, 5, 1);
+    const std::string k = fmt("span_i%u", parts);
+    const std::string n = fmt("kernel=span_read interleaved;16 MB in %u parts;SM s reads every %u-th sector from s mod %u;%d x 256 threads;64 ld.global.cg.f32 per thread at hashed 32 B sectors;after a warm launch;median of 5",
+                              parts, parts, parts, blocks);
     row(k, "ms", ms, "ms", n);
     row(k, "sectors_per_clk", double(blocks) * 256.0 * 64 / (ms * 1e-3 * 1.98e9), "1/clk", n);
   }
