@@ -11,6 +11,20 @@ __device__ __forceinline__ unsigned mix(unsigned h) {
   return h;
 }
 
+// The two zeroed buffers a mix reads and writes, and the one-word sink its kernels never write.
+struct MixBuffers {
+  float *a, *b, *out;
+};
+inline MixBuffers mix_buffers(size_t bytes) {
+  MixBuffers m;
+  CK(cudaMalloc(&m.a, bytes));
+  CK(cudaMalloc(&m.b, bytes));
+  CK(cudaMalloc(&m.out, 4));
+  CK(cudaMemset(m.a, 0, bytes));
+  CK(cudaMemset(m.b, 0, bytes));
+  return m;
+}
+
 template <int kPerThread>
 __global__ void mixed(const float* __restrict__ a, float* b, unsigned sectors, int reads, int lanes_per_sector,
                       float* out) {

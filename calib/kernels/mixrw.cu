@@ -19,12 +19,8 @@ int main(int argc, char** argv) {
   const int blocks = p.multiProcessorCount * 8;
   const size_t bytes = size_t(2) << 30;
   const unsigned sectors = unsigned(bytes / 32);
-  float *a, *b, *out;
-  CK(cudaMalloc(&a, bytes));
-  CK(cudaMalloc(&b, bytes));
-  CK(cudaMalloc(&out, 4));
-  CK(cudaMemset(a, 0, bytes));
-  CK(cudaMemset(b, 0, bytes));
+  const MixBuffers m = mix_buffers(bytes);
+  float *a = m.a, *b = m.b, *out = m.out;
   auto launch = [&](int reads, int lps) { mixed<kPerThread><<<blocks, 256>>>(a, b, sectors, reads, lps, out); };
   if (argc == 3) {  // one point, for ncu
     const int lps = std::string(argv[1]) == "sector" ? 8 : 1;

@@ -44,29 +44,25 @@ void l1_pipe(Context& c) {
         }
 }
 
-void mixed_dram(Context& c) {
+// One row per mix R : 4 - R of a twin's groups of 4 accesses: sector accesses per clock GPU-wide
+// from the difference of k0 and k1 groups (`sectors` per thread and group, over 1056 x 256 threads).
+void mix_rows(Context& c, const std::string& group, const std::string& prefix, uint64_t k0, uint64_t k1,
+              double sectors) {
     std::optional<Trace> t;
     for (int reads = 4; reads >= 0; --reads) {
-        const std::string k = "mixrw_word_r" + std::to_string(reads) + "w" + std::to_string(4 - reads);
+        const std::string k = prefix + "r" + std::to_string(reads) + "w" + std::to_string(4 - reads);
         if (!c.wants(k)) continue;
-        if (!t) t.emplace(c.trace("mixrw"));
+        if (!t) t.emplace(c.trace(group));
         Stats s;
-        const double d = delta(c, *t, "K", 4, 8, &s, {"R=" + std::to_string(reads)});
-        c.add("mixrw", k, "sectors_per_clk", 1056.0 * 256 * 4 * 4 / d, "1/clk");
+        const double d = delta(c, *t, "K", k0, k1, &s, {"R=" + std::to_string(reads)});
+        c.add(group, k, "sectors_per_clk", 1056.0 * 256 * sectors * double(k1 - k0) / d, "1/clk");
     }
 }
 
-void write_back_mix(Context& c) {
-    std::optional<Trace> t;
-    for (int reads = 4; reads >= 0; --reads) {
-        const std::string k = "wbmix_r" + std::to_string(reads) + "w" + std::to_string(4 - reads);
-        if (!c.wants(k)) continue;
-        if (!t) t.emplace(c.trace("wbmix"));
-        Stats s;
-        const double d = delta(c, *t, "K", 16, 32, &s, {"R=" + std::to_string(reads)});
-        c.add("wbmix", k, "sectors_per_clk", 1056.0 * 256 / 8 * 4 * 16 / d, "1/clk");
-    }
-}
+void mixed_dram(Context& c) { mix_rows(c, "mixrw", "mixrw_word_", 4, 8, 4); }
+
+// Whole sectors: 8 lanes share each of a warp access's sectors.
+void write_back_mix(Context& c) { mix_rows(c, "wbmix", "wbmix_", 16, 32, 4.0 / 8); }
 
 }  // namespace
 
