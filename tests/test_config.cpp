@@ -458,6 +458,7 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
         {"  unit_arbitration: round_robin", "  unit_arbitration: fair", "sm.unit_arbitration",
          "expected one of fixed, round_robin, got 'fair'"},
         {"  lg_order: arrival", "  lg_order: fifo", "scheduler.lg_order", "expected one of policy, arrival, got 'fifo'"},
+        {"  mio_order: arrival", "  mio_order: queue", "scheduler.mio_order", "expected one of policy, arrival, got 'queue'"},
     };
     for (const Case& k : cases) {
         INFO(k.replacement);

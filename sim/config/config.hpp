@@ -69,6 +69,7 @@ struct GpuConfig {
         bool greedy = false;            // cgy: the last warp goes on while eligible and not yielding
         bool interleave_paths = false;  // a diverged warp's two sides alternate at yielding instructions
         bool lg_arrival_order = false;  // lg_order: arrival: the warps waiting for L1TEX go first come, first served
+        bool mio_arrival_order = false; // mio_order: arrival: the same for the warps waiting for the MIO
     } scheduler;
 
     struct RegFile {

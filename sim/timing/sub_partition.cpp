@@ -13,7 +13,8 @@ namespace simt::timing {
 SubPartition::SubPartition(Sm& sm, uint32_t index, Context& ctx, const SmShare& share)
     : policy_(make_policy(ctx.cfg.scheduler)), ports_(ctx.cfg.regfile), banks_on_(ctx.banks.enabled()), sm_(sm),
       index_(index), ctx_(ctx), log_(*share.log), banks_(*share.banks),
-      code_(ctx.code.data()), lg_arrival_(ctx.cfg.scheduler.lg_arrival_order) {
+      code_(ctx.code.data()), lg_arrival_(ctx.cfg.scheduler.lg_arrival_order),
+      mio_arrival_(ctx.cfg.scheduler.mio_arrival_order) {
     uint32_t nsp = std::max(ctx.cfg.sm.sub_partitions, 1u);
     uint32_t local = (ctx.cfg.sm.max_warps + nsp - 1) / nsp;
     if (local > kSlots)
@@ -77,17 +78,21 @@ uint64_t SubPartition::check_candidates(uint64_t t) {
     return eligible;
 }
 
-// scheduler.lg_order: arrival: the warps waiting for L1TEX are served in the order they came to
-// it (the earliest, then the lowest slot); MIO candidates stay as they are.
+// scheduler.lg_order / mio_order: arrival: the warps waiting for L1TEX (or for the MIO) are
+// served in the order they came to it (the earliest, then the lowest slot): of each unit in
+// arrival order only its first stays eligible; the others' candidates stay as they are.
 uint64_t SubPartition::first_arrived(uint64_t eligible) const {
-    uint64_t others = eligible, first = 0;
+    uint64_t others = eligible, first[2] = {0, 0};
     for (uint64_t m = eligible; m; m &= m - 1) {
         const uint32_t i = uint32_t(std::countr_zero(m));
-        if (next_[i]->unit != Unit::L1tex) continue;
+        const Unit u = next_[i]->unit;
+        const bool fifo = u == Unit::L1tex ? lg_arrival_ : u == Unit::Mio && mio_arrival_;
+        if (!fifo) continue;
+        uint64_t& f = first[u == Unit::Mio];
         others &= ~(1ull << i);
-        if (!first || since_[i] < since_[std::countr_zero(first)]) first = 1ull << i;
+        if (!f || since_[i] < since_[std::countr_zero(f)]) f = 1ull << i;
     }
-    return others | first;
+    return others | first[0] | first[1];
 }
 
 void SubPartition::not_selected(uint64_t eligible, int chosen, uint64_t t) {

@@ -127,7 +127,7 @@ private:
     void file_wake(uint32_t i, uint64_t until);
     void unfile_wake(uint32_t i);
     uint64_t check_candidates(uint64_t t);  // the eligible ones
-    uint64_t first_arrived(uint64_t eligible) const;  // of the eligible L1TEX candidates, the one waiting longest
+    uint64_t first_arrived(uint64_t eligible) const;  // of the eligible L1TEX (MIO) candidates, the one waiting longest
     void not_selected(uint64_t eligible, int chosen, uint64_t t);
     void issue_pick(uint32_t i, uint64_t t);
     void read_operands(uint32_t i, uint64_t t, ReadPorts::Timing& rd);  // (an out-parameter: no packing of the result)
@@ -153,8 +153,9 @@ private:
     std::array<uint64_t, kWindow> bucket_{};  // (wake())
     std::array<WarpView, kSlots> view_{};   // what the policy sees (eligible: given as a mask)
     std::array<const DecodedInst*, kSlots> next_{};  // a candidate's next instruction
-    std::array<uint64_t, kSlots> since_{};  // a candidate's cycle of becoming one (scheduler.lg_order: arrival)
+    std::array<uint64_t, kSlots> since_{};  // a candidate's cycle of becoming one (scheduler.lg_order, mio_order: arrival)
     bool lg_arrival_;                       // scheduler.lg_order: arrival
+    bool mio_arrival_;                      // scheduler.mio_order: arrival
 };
 
 }  // namespace simt::timing

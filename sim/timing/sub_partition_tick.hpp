@@ -147,7 +147,8 @@ inline void SubPartition::enter(uint32_t i, uint64_t t) {
     if (next_wake_ <= t) wake(t);
     // 2: candidates for a unit are checked one by one; waiting warps by pipe.
     const uint64_t unit_eligible = candidates_ ? check_candidates(t) : 0;
-    uint64_t eligible = lg_arrival_ && (unit_eligible & (unit_eligible - 1)) ? first_arrived(unit_eligible) : unit_eligible;
+    uint64_t eligible =
+        (lg_arrival_ || mio_arrival_) && (unit_eligible & (unit_eligible - 1)) ? first_arrived(unit_eligible) : unit_eligible;
     for (uint32_t pm = wait_pipes_; pm; pm &= pm - 1) {
         int p = std::countr_zero(pm);
         eligible |= wait_[p] & (0 - uint64_t(pipes.free_at[p] <= t));  // (no branch: it is hard to predict)
