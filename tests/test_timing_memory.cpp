@@ -176,6 +176,29 @@ TEST_CASE("timing: the SM's shared units serve the sub-partitions in turn with r
     }
 }
 
+namespace {
+
+// Two warps' 4 unit instructions each (at pcs 2..5) by issue cycle: (warp, instruction), and the
+// cycles from the first to the last issue.
+using Order = std::vector<std::pair<uint64_t, int>>;
+Order unit_order(const std::string& src, const GpuConfig& c, uint64_t* span = nullptr) {
+    Recorder rec;
+    run(src, c, {true, &rec, {}});
+    std::map<uint64_t, std::pair<uint64_t, int>> by_cycle;
+    for (uint64_t w = 0; w < 2; ++w)
+        for (int k = 0; k < 4; ++k) by_cycle[rec.issue_cycles(w, uint32_t(2 + k)).at(0)] = {w, k};
+    Order got;
+    for (const auto& [cycle, wk] : by_cycle) got.push_back(wk);
+    if (span) *span = by_cycle.rbegin()->first - by_cycle.begin()->first;
+    return got;
+}
+
+// gto keeps the greedy warp 0 until it is done; first come, first served interleaves them.
+const Order kPolicyOrder = {{0, 0}, {0, 1}, {0, 2}, {0, 3}, {1, 0}, {1, 1}, {1, 2}, {1, 3}};
+const Order kArrivalOrder = {{0, 0}, {0, 1}, {1, 0}, {0, 2}, {1, 1}, {0, 3}, {1, 2}, {1, 3}};
+
+}  // namespace
+
 // scheduler.lg_order: two warps on one scheduler (gto), each with 4 loads of its own lines, and
 // room for one L1TEX request at a time (max_outstanding_per_sm 1), so each load waits for the one
 // before to complete. Warp 1 issues one cycle behind warp 0, so warp 0 comes to its second load
@@ -190,50 +213,30 @@ TEST_CASE("timing: with lg_order arrival the warps waiting for L1TEX go first co
     for (int k = 0; k < 4; ++k)
         body += "ld.global r" + std::to_string(1 + k) + ", [a + r5*4 + " + std::to_string(512 * k) + "]\n";
     const std::string src = kernel(".buffer a f32 4096 zero\n", body, 64);
-    using Order = std::vector<std::pair<uint64_t, int>>;  // (warp, load) by issue cycle
-    const Order policy = {{0, 0}, {0, 1}, {0, 2}, {0, 3}, {1, 0}, {1, 1}, {1, 2}, {1, 3}};
-    const Order arrival = {{0, 0}, {0, 1}, {1, 0}, {0, 2}, {1, 1}, {0, 3}, {1, 2}, {1, 3}};
     for (bool on : {false, true}) {
         c.scheduler.lg_arrival_order = on;
-        Recorder rec;
-        run(src, c, {true, &rec, {}});
-        std::map<uint64_t, std::pair<uint64_t, int>> by_cycle;
-        for (uint64_t w = 0; w < 2; ++w)
-            for (int k = 0; k < 4; ++k) by_cycle[rec.issue_cycles(w, uint32_t(2 + k)).at(0)] = {w, k};
-        Order got;
-        for (const auto& [cycle, wk] : by_cycle) got.push_back(wk);
         INFO("arrival " << on);
-        CHECK(got == (on ? arrival : policy));
+        CHECK(unit_order(src, c) == (on ? kArrivalOrder : kPolicyOrder));
     }
 }
 
-// scheduler.mio_order: the same two warps on one scheduler (gto), each with 4 shared loads whose
-// 32-way bank conflict holds the SM's MIO stage for 32 cycles, so each waits for the one before.
-// Warp 0 comes to its second load in the cycle warp 1 comes to its first (the lower slot goes
-// first then). policy: gto keeps the greedy warp 0 until it is done. arrival: the warp waiting
-// longest goes first, as for L1TEX above.
+// scheduler.mio_order: the same two warps, each with 4 shared loads whose 32-way bank conflict holds
+// the SM's MIO stage for 32 cycles, so each waits for the one before. Warp 0 comes to its second load
+// in the cycle warp 1 comes to its first (the lower slot goes first then), and the orders are those
+// above.
 TEST_CASE("timing: with mio_order arrival the warps waiting for the MIO go first come, first served", "[timing]") {
     GpuConfig c = small_config();
     c.sm.sub_partitions = 1;
     std::string body = "shl r5, r0, 7\n";
     for (int k = 0; k < 4; ++k) body += "ld.shared r" + std::to_string(1 + k) + ", [r5]\n";
     const std::string src = kernel(".shared 4096\n", body, 64);
-    using Order = std::vector<std::pair<uint64_t, int>>;  // (warp, load) by issue cycle
-    const Order policy = {{0, 0}, {0, 1}, {0, 2}, {0, 3}, {1, 0}, {1, 1}, {1, 2}, {1, 3}};
-    const Order arrival = {{0, 0}, {0, 1}, {1, 0}, {0, 2}, {1, 1}, {0, 3}, {1, 2}, {1, 3}};
     for (bool on : {false, true}) {
         c.scheduler.mio_arrival_order = on;
         c.scheduler.lg_arrival_order = !on;  // (L1TEX's order does not touch shared loads)
-        Recorder rec;
-        run(src, c, {true, &rec, {}});
-        std::map<uint64_t, std::pair<uint64_t, int>> by_cycle;
-        for (uint64_t w = 0; w < 2; ++w)
-            for (int k = 0; k < 4; ++k) by_cycle[rec.issue_cycles(w, uint32_t(2 + k)).at(0)] = {w, k};
-        Order got;
-        for (const auto& [cycle, wk] : by_cycle) got.push_back(wk);
         INFO("arrival " << on);
-        CHECK(got == (on ? arrival : policy));
-        CHECK(by_cycle.rbegin()->first - by_cycle.begin()->first == 7 * 32);  // the stage never idles
+        uint64_t span = 0;
+        CHECK(unit_order(src, c, &span) == (on ? kArrivalOrder : kPolicyOrder));
+        CHECK(span == 7 * 32);  // the stage never idles
     }
 }
 
