@@ -66,9 +66,10 @@ public:
     // The SM `sm` (index i) has ticked at t; may_receive(): a block may still come to it;
     // budget_far(): as above, for the steps counted so far. Ticks it at its next events
     // before t + kWindow while it stays local; returns its next event (the cycle of a kept
-    // error: fault()). Touches only sm and its lane: SMs may run ahead on several threads.
-    template <class MayReceive, class BudgetFar>
-    uint64_t run(Sm& sm, uint32_t i, uint64_t t, MayReceive may_receive, BudgetFar budget_far) {
+    // error: fault()). publish(p) after each tick: every cycle before p is ticked, and the
+    // next event is p or later. Touches only sm and its lane: SMs may run ahead on several threads.
+    template <class MayReceive, class BudgetFar, class Publish>
+    uint64_t run(Sm& sm, uint32_t i, uint64_t t, MayReceive may_receive, BudgetFar budget_far, Publish publish) {
         uint64_t next = sm.next_event(), last = 0;
         const uint64_t end = t + kWindow <= max_cycles_ ? t + kWindow : max_cycles_ + 1;
         bool open = false;  // may_receive() has said no (local ticks do not change that)
@@ -86,9 +87,17 @@ public:
             }
             last = at;
             next = sm.next_event();
+            publish(next);
         }
         if (last > lanes_[i].last) lanes_[i].last = last;
         return next;
+    }
+    // Would run() tick sm (index i) at all, after its tick at t? (The same first look.)
+    template <class MayReceive>
+    bool starts(const Sm& sm, uint64_t t, MayReceive may_receive) const {
+        const uint64_t at = std::max(sm.next_event(), t + 1);
+        const uint64_t end = t + kWindow <= max_cycles_ ? t + kWindow : max_cycles_ + 1;
+        return at < end && sm.local_at(at) && !may_receive();
     }
     // The error SM i's tick ahead raised (null: none); the top loop ticks it at that cycle now.
     const std::exception_ptr& fault(uint32_t i) const { return lanes_[i].fault; }

@@ -34,6 +34,7 @@
 // Observers need the serial order of events: Simulator runs them on one thread.
 #pragma once
 
+#include "sim/timing/parallel/ahead_tasks.hpp"
 #include "sim/timing/parallel/sm_share.hpp"
 #include "sim/timing/parallel/worker_pool.hpp"
 #include "sim/timing/run_ahead.hpp"
@@ -54,11 +55,29 @@ public:
     // the cycle; `next` then holds each SM's next event.
     void cycle(std::vector<std::unique_ptr<Sm>>& sms, std::vector<uint64_t>& next, uint64_t t, bool all,
                bool blocks_left);
+    // The next cycle to visit: the earliest of `bound` (the earliest next event of the SMs
+    // in, or a dispatch) and the next events of the SMs out ahead that have come back; waits
+    // (helping) until every SM still out has progress beyond it. Sets their `next` entries.
+    uint64_t next_cycle(std::vector<uint64_t>& next, uint64_t bound);
+    // Waits for every SM out ahead and takes it back (before errors, the end, the budget).
+    void wait_all(std::vector<uint64_t>& next);
+    // Is SM i out ahead (its state is its worker's: not to be ticked, settled or dispatched to)?
+    bool out(size_t i) const { return tasks_ && tasks_->out(i); }
     // Adds the SMs' counters to `stats` (per pc and memory), in SM order.
     void add_counters(Stats& stats) const;
 
 private:
+    struct Job {  // what an SM out ahead was posted with (written before the post)
+        Sm* sm = nullptr;
+        uint64_t t = 0;
+        bool blocks_left = false;
+    };
+
     void tick(size_t i);
+    void tick_due();
+    void post_ahead();
+    uint64_t take_back(size_t i, std::vector<uint64_t>& next);
+    uint64_t run_ahead(size_t i, const AheadTasks::Publish& publish);
     bool waits_for_settle(size_t i) const;
     void check_errors();
     void settle();
@@ -66,7 +85,11 @@ private:
     Context& ctx_;
     RunAhead& ahead_;
     std::vector<std::unique_ptr<SmOwned>> owned_;
-    WorkerPool pool_;
+    std::unique_ptr<WorkerPool> pool_;    // without run-ahead: the cycle's ticks fork-join
+    std::unique_ptr<AheadTasks> tasks_;   // with it: the ticks on the calling thread, runs ahead on tasks
+    std::vector<Job> jobs_;
+    std::vector<uint32_t> out_;           // the SMs out ahead
+    std::vector<uint32_t> may_go_;        // this cycle's SMs whose tick left nothing for the settle
     uint64_t steps_ = 0;         // warp instructions stepped before this cycle
     uint64_t last_steps_ = 0;    // in the previous visited cycle (fan out to the workers or not)
     // ---- the current cycle
