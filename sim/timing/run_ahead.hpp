@@ -35,10 +35,11 @@
 // threads the count is the steps settled before the cycle: a cycle adds at most
 // sms * sub_partitions * (kWindow + 1) to it, half the margin.)
 //
-// On several threads (sim/timing/parallel/) the workers run SMs ahead the same way, each SM
-// on the thread that ticked it: an SM's ticks ahead write only its own state (`Lane` here is
-// its own too), and the parallel run's settle of the cycle leaves it alone (an SM runs ahead
-// only when its tick left nothing for the settle: Sm::has_pending()).
+// On several threads (sim/timing/parallel/) an SM runs ahead as a task on a worker while the
+// top loop goes on (ahead_tasks.hpp): its ticks ahead write only its own state (`Lane` here is
+// its own too), it goes out only when its tick left nothing for the settle (Sm::has_pending()),
+// and publish() tells the top loop how far it has come: the top loop never visits a cycle the
+// SM has not passed, so its first non-local cycle is still ahead when it comes back.
 //
 // Left out: running ahead with an observer (its events would come out of order) or without
 // event skipping.

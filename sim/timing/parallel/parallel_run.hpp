@@ -19,11 +19,15 @@
 //     holds a reader until the result, and a throttled warp's wake that
 //     needs the request's completion is set at the settle, kLateWake);
 //   * the counters each SM keeps apart are integers, summed in SM order.
-// Running ahead (run_ahead.hpp): an SM whose tick at t left nothing for the
-// settle (no L1TEX request, held store, late wake or data of a step) goes on
-// ticking at its local cycles on the same worker, as on one thread: those
-// ticks touch only its own state, and the settle, which changes only the SMs
-// with something pending, does not look at it.
+// Running ahead (run_ahead.hpp): with it, the SMs due at t tick on the calling
+// thread and the cycle is settled; then each SM whose tick left nothing for the
+// settle (no L1TEX request, held store, late wake or data of a step) and that
+// would tick ahead goes *out*: a task (ahead_tasks.hpp) that a worker runs while
+// the top loop goes on. Its ticks touch only its own state; the top loop does not
+// tick, settle or dispatch to it, and visits a cycle only once every SM out has
+// published progress beyond it (next_cycle), so the SM's final next event, its
+// first non-local cycle, is still ahead when it comes back. Without run-ahead the
+// SMs of a cycle tick on the worker pool (one barrier per cycle).
 // A cycle after one with little work runs on the calling thread alone (the
 // same ticks and settle, so the same results): waking the workers costs
 // microseconds, more than such a cycle's work.
