@@ -58,24 +58,29 @@ void AheadTasks::execute(size_t i) {
     s.state.store(kDone, std::memory_order_release);
 }
 
-bool AheadTasks::run_one() {
+bool AheadTasks::take(size_t& i) {
     for (;;) {
-        uint32_t i;
         {
             std::lock_guard<std::mutex> lock(mutex_);
             if (queue_.empty()) return false;
             i = queue_.front();
             queue_.pop_front();
         }
-        if (claim(i)) {
-            execute(i);
-            return true;
-        }
+        if (claim(i)) return true;
     }
 }
 
+bool AheadTasks::run_one() {
+    size_t i;
+    if (!take(i)) return false;
+    execute(i);
+    return true;
+}
+
 void AheadTasks::help(size_t i) {
-    if (claim(i)) execute(i);
+    const bool queued = slots_[i].state.load(std::memory_order_relaxed) == kQueued;
+    if (queued && spinning_.load(std::memory_order_seq_cst)) relax();  // a worker is about to take one
+    else if (claim(i)) execute(i);
     else if (!run_one()) relax();
 }
 
@@ -84,11 +89,16 @@ void AheadTasks::loop() {
         const uint32_t seen = posted_.load(std::memory_order_seq_cst);
         if (stop_.load(std::memory_order_relaxed)) return;
         if (run_one()) continue;
+        spinning_.fetch_add(1, std::memory_order_seq_cst);
         int k = 0;
         while (k < kSpins && posted_.load(std::memory_order_relaxed) == seen) {
             relax();
             ++k;
         }
+        size_t i = 0;
+        const bool got = k < kSpins && take(i);  // (claimed before the top loop stops leaving it)
+        spinning_.fetch_sub(1, std::memory_order_seq_cst);
+        if (got) execute(i);
         if (k < kSpins) continue;
         sleepers_.fetch_add(1, std::memory_order_seq_cst);
         if (posted_.load(std::memory_order_seq_cst) == seen) posted_.wait(seen, std::memory_order_seq_cst);

@@ -13,6 +13,9 @@
 // run). Only the top loop moves a slot out of or into Idle, so out(i) needs no ordering.
 // Workers take slots from a FIFO of posted indices (a slot already claimed by the top loop
 // is skipped); they spin about a millisecond for a post, then sleep on the post counter.
+// The top loop, waiting for a posted SM, leaves it to a worker that is watching for posts
+// (it would take it within a microsecond) and runs it itself only when none is: else it
+// would win every race for the SM it has just posted and the workers would stay idle.
 // Left out: priorities (a queue in post order), stealing order, nested tasks.
 #pragma once
 
@@ -58,7 +61,8 @@ private:
 
     bool claim(size_t i);
     void execute(size_t i);
-    bool run_one();  // a posted slot, claimed and run here (false: none)
+    bool take(size_t& i);  // a posted slot from the FIFO, claimed (false: none)
+    bool run_one();        // one taken and run here (false: none)
     void loop();
 
     const Ahead ahead_;
@@ -67,6 +71,7 @@ private:
     std::deque<uint32_t> queue_;  // posted indices (under mutex_)
     std::atomic<uint32_t> posted_{0};
     std::atomic<uint32_t> sleepers_{0};
+    std::atomic<uint32_t> spinning_{0};  // workers watching for a post: the top loop leaves it to them
     std::atomic<bool> stop_{false};
     std::vector<std::thread> threads_;
 };
