@@ -51,6 +51,22 @@ public:
     }
 
     Stats run() {
+        try {
+            loop();
+        } catch (...) {
+            if (par_) par_->wait_all(next_);  // (no worker may touch an SM once the error leaves)
+            throw;
+        }
+        if (par_) par_->wait_all(next_);
+        finish();
+        if (options_.progress) options_.progress(stats_.cycles, ctx_.done_blocks, total_blocks_);
+        if (ctx_.observer) ctx_.observer->on_finish(stats_);
+        return stats_;
+    }
+
+private:
+    // 1-3 of every visited cycle until every block is done.
+    void loop() {
         uint64_t t = 0;
         ctx_.dispatch_pending = true;
         uint64_t progress_mark = 0;
@@ -59,7 +75,8 @@ public:
             const uint64_t earliest = tick(t, !options_.event_skipping);
             ++visited_;
             if (ctx_.done_blocks >= total_blocks_) break;
-            const uint64_t next = std::min(ctx_.dispatch_pending ? t + 1 : kNever, earliest);
+            uint64_t next = std::min(ctx_.dispatch_pending ? t + 1 : kNever, earliest);
+            if (par_) next = par_->next_cycle(next_, next);  // (SMs out ahead: their progress passes it)
             if (next == kNever) deadlock(std::max(t, ahead_.last_tick()));
             t = options_.event_skipping ? std::max(next, t + 1) : t + 1;
             if (t > ctx_.cfg.max_cycles) cycle_budget_exhausted();
@@ -68,12 +85,9 @@ public:
                 options_.progress(t, ctx_.done_blocks, total_blocks_);
             }
         }
-        finish();
-        if (options_.progress) options_.progress(stats_.cycles, ctx_.done_blocks, total_blocks_);
-        if (ctx_.observer) ctx_.observer->on_finish(stats_);
-        return stats_;
     }
 
+public:
     uint64_t visited() const { return visited_; }
     // Before run(): start from what a previous launch left in the L2 (RunOptions::warm_launches).
     void carry_l2(const Gpu& warm) { ctx_.l2.carry(warm.ctx_.l2); }
@@ -120,7 +134,8 @@ private:
         next_[i] = ahead_.on() ? ahead_.run(*sms_[i], uint32_t(i), t,
                                             [&] { return next_block_ < total_blocks_ && sm.fits(); },
                                             [&] { return ahead_.budget_far(ctx_.exec.warp_instructions(),
-                                                                           ctx_.exec.budget()); })
+                                                                           ctx_.exec.budget()); },
+                                            [](uint64_t) {})
                                : sms_[i]->next_event();
     }
 
@@ -147,7 +162,7 @@ private:
             bool placed = false;
             for (size_t k = 0; k < n && !placed; ++k) {
                 size_t i = (rr_ + k) % n;
-                if (!sms_[i]->fits()) continue;
+                if ((par_ && par_->out(i)) || !sms_[i]->fits()) continue;  // (out ahead: it fits none)
                 sms_[i]->dispatch(next_block_++, t, distributor_.hand_out(t));
                 next_[i] = sms_[i]->next_event();
                 rr_ = (i + 1) % n;

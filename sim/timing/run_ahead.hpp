@@ -35,10 +35,11 @@
 // threads the count is the steps settled before the cycle: a cycle adds at most
 // sms * sub_partitions * (kWindow + 1) to it, half the margin.)
 //
-// On several threads (sim/timing/parallel/) the workers run SMs ahead the same way, each SM
-// on the thread that ticked it: an SM's ticks ahead write only its own state (`Lane` here is
-// its own too), and the parallel run's settle of the cycle leaves it alone (an SM runs ahead
-// only when its tick left nothing for the settle: Sm::has_pending()).
+// On several threads (sim/timing/parallel/) an SM runs ahead as a task on a worker while the
+// top loop goes on (ahead_tasks.hpp): its ticks ahead write only its own state (`Lane` here is
+// its own too), it goes out only when its tick left nothing for the settle (Sm::has_pending()),
+// and publish() tells the top loop how far it has come: the top loop never visits a cycle the
+// SM has not passed, so its first non-local cycle is still ahead when it comes back.
 //
 // Left out: running ahead with an observer (its events would come out of order) or without
 // event skipping.
@@ -66,9 +67,10 @@ public:
     // The SM `sm` (index i) has ticked at t; may_receive(): a block may still come to it;
     // budget_far(): as above, for the steps counted so far. Ticks it at its next events
     // before t + kWindow while it stays local; returns its next event (the cycle of a kept
-    // error: fault()). Touches only sm and its lane: SMs may run ahead on several threads.
-    template <class MayReceive, class BudgetFar>
-    uint64_t run(Sm& sm, uint32_t i, uint64_t t, MayReceive may_receive, BudgetFar budget_far) {
+    // error: fault()). publish(p) after each tick: every cycle before p is ticked, and the
+    // next event is p or later. Touches only sm and its lane: SMs may run ahead on several threads.
+    template <class MayReceive, class BudgetFar, class Publish>
+    uint64_t run(Sm& sm, uint32_t i, uint64_t t, MayReceive may_receive, BudgetFar budget_far, Publish publish) {
         uint64_t next = sm.next_event(), last = 0;
         const uint64_t end = t + kWindow <= max_cycles_ ? t + kWindow : max_cycles_ + 1;
         bool open = false;  // may_receive() has said no (local ticks do not change that)
@@ -86,9 +88,17 @@ public:
             }
             last = at;
             next = sm.next_event();
+            publish(next);
         }
         if (last > lanes_[i].last) lanes_[i].last = last;
         return next;
+    }
+    // Would run() tick sm (index i) at all, after its tick at t? (The same first look.)
+    template <class MayReceive>
+    bool starts(const Sm& sm, uint64_t t, MayReceive may_receive) const {
+        const uint64_t at = std::max(sm.next_event(), t + 1);
+        const uint64_t end = t + kWindow <= max_cycles_ ? t + kWindow : max_cycles_ + 1;
+        return at < end && sm.local_at(at) && !may_receive();
     }
     // The error SM i's tick ahead raised (null: none); the top loop ticks it at that cycle now.
     const std::exception_ptr& fault(uint32_t i) const { return lanes_[i].fault; }

@@ -14,21 +14,23 @@ constexpr uint64_t kFanOutSteps = 64;
 
 }  // namespace
 
-// Chunks of about an eighth of a thread's share: few hand-outs, and little left
-// to wait for when a worker is descheduled with one. While SMs run ahead, one SM
-// at a time: a cycle's work is then a few SMs' runs ahead, of very different
-// lengths (on the H200 checkerboard about 8 SMs tick per visited cycle, and one of
-// them often does most of the cycle's warp instructions).
+// Without run-ahead (no event skipping): chunks of about an eighth of a thread's
+// share: few hand-outs, and little left to wait for when a worker is descheduled
+// with one.
 namespace {
-size_t chunk(unsigned threads, uint32_t sms, bool ahead) {
-    return ahead ? 1 : sms / (8 * std::max(1u, threads));
-}
+size_t chunk(unsigned threads, uint32_t sms) { return sms / (8 * std::max(1u, threads)); }
 }  // namespace
 
 ParallelRun::ParallelRun(Context& ctx, unsigned threads, uint32_t sms, RunAhead& ahead)
-    : ctx_(ctx), ahead_(ahead),
-      pool_(std::max(1u, threads), sms, chunk(threads, sms, ahead.on()), [this](size_t i) { tick(i); }) {
+    : ctx_(ctx), ahead_(ahead), jobs_(sms) {
     for (uint32_t i = 0; i < sms; ++i) owned_.push_back(std::make_unique<SmOwned>(ctx));
+    threads = std::max(1u, threads);
+    if (ahead.on())
+        tasks_ = std::make_unique<AheadTasks>(threads - 1, sms, [this](size_t i, const AheadTasks::Publish& p) {
+            return run_ahead(i, p);
+        });
+    else
+        pool_ = std::make_unique<WorkerPool>(threads, sms, chunk(threads, sms), [this](size_t i) { tick(i); });
 }
 
 void ParallelRun::cycle(std::vector<std::unique_ptr<Sm>>& sms, std::vector<uint64_t>& next, uint64_t t, bool all,
@@ -39,17 +41,20 @@ void ParallelRun::cycle(std::vector<std::unique_ptr<Sm>>& sms, std::vector<uint6
     all_ = all;
     blocks_left_ = blocks_left;
     budget_far_ = ahead_.budget_far(steps_, Context::limits(ctx_.cfg).max_warp_instructions);
-    if (last_steps_ >= kFanOutSteps) pool_.run();
+    if (tasks_) {
+        if (!budget_far_) wait_all(next);
+        tick_due();
+    } else if (last_steps_ >= kFanOutSteps) pool_->run();
     else
         for (size_t i = 0; i < owned_.size(); ++i) tick(i);
     const uint64_t before = steps_;
     check_errors();
     last_steps_ = steps_ - before;
     settle();
+    if (tasks_) post_ahead();
 }
 
-// SM i, if due at t (as the serial loop; the next one's state is asked for first),
-// then ahead while it stays local and its tick left nothing for the settle.
+// SM i, if due at t (as the serial loop; the next one's state is asked for first).
 void ParallelRun::tick(size_t i) {
     std::vector<std::unique_ptr<Sm>>& sms = *sms_;
     std::vector<uint64_t>& next = *next_;
@@ -66,12 +71,78 @@ void ParallelRun::tick(size_t i) {
         owned_[i]->outbox.error = std::current_exception();  // (the run ends with this cycle)
         return;
     }
-    if (!ahead_.on() || waits_for_settle(i)) {
-        next[i] = sm.next_event();
-        return;
+    next[i] = sm.next_event();
+}
+
+// With run-ahead: the SMs due at t tick on this thread in SM order (an SM out ahead is not
+// due: its entry in next is kNever); those whose tick left nothing for the settle may go ahead.
+void ParallelRun::tick_due() {
+    may_go_.clear();
+    const std::vector<uint64_t>& next = *next_;
+    for (size_t i = 0; i < next.size(); ++i) {
+        if (next[i] > t_) continue;
+        tick(i);
+        if (!owned_[i]->outbox.error && !waits_for_settle(i)) may_go_.push_back(uint32_t(i));
     }
-    next[i] = ahead_.run(sm, uint32_t(i), t_, [&] { return blocks_left_ && sm.fits(); },
-                         [this] { return budget_far_; });
+}
+
+// After the settle (which did not touch them): the SMs that may run ahead go out as tasks,
+// from their next event; their entry in next is kNever until they come back (next_cycle).
+void ParallelRun::post_ahead() {
+    if (!budget_far_) return;
+    for (uint32_t i : may_go_) {
+        Sm& sm = *(*sms_)[i];
+        if (!ahead_.starts(sm, t_, [&] { return blocks_left_ && sm.fits(); })) continue;
+        jobs_[i] = Job{&sm, t_, blocks_left_};
+        tasks_->post(i, (*next_)[i]);
+        (*next_)[i] = kNever;
+        out_.push_back(i);
+    }
+}
+
+// On a worker (or the top loop, helping): SM i ahead from its job's cycle, as on one thread.
+// The budget is far for the whole run: it was when the SM went out (see wait_all's callers).
+uint64_t ParallelRun::run_ahead(size_t i, const AheadTasks::Publish& publish) {
+    const Job& job = jobs_[i];
+    Sm& sm = *job.sm;
+    return ahead_.run(sm, uint32_t(i), job.t, [&] { return job.blocks_left && sm.fits(); }, [] { return true; },
+                      publish);
+}
+
+// SM i is back: its next event, and its steps ahead counted (only their number matters
+// while the budget is far).
+uint64_t ParallelRun::take_back(size_t i, std::vector<uint64_t>& next) {
+    next[i] = tasks_->collect(i);
+    Outbox& o = owned_[i]->outbox;
+    steps_ += o.steps.size();
+    o.steps.clear();
+    return next[i];
+}
+
+uint64_t ParallelRun::next_cycle(std::vector<uint64_t>& next, uint64_t bound) {
+    uint64_t t = bound;
+    for (;;) {
+        for (size_t k = 0; k < out_.size();) {
+            if (!tasks_->done(out_[k])) {
+                ++k;
+                continue;
+            }
+            t = std::min(t, take_back(out_[k], next));
+            out_[k] = out_.back();
+            out_.pop_back();
+        }
+        auto behind = std::find_if(out_.begin(), out_.end(), [&](uint32_t i) { return tasks_->progress(i) <= t; });
+        if (behind == out_.end()) return t;
+        tasks_->help(*behind);
+    }
+}
+
+void ParallelRun::wait_all(std::vector<uint64_t>& next) {
+    for (uint32_t i : out_) {
+        while (!tasks_->done(i)) tasks_->help(i);
+        take_back(i, next);
+    }
+    out_.clear();
 }
 
 // Does SM i's tick leave anything for the settle that its state waits for: an L1TEX request,
@@ -86,8 +157,9 @@ bool ParallelRun::waits_for_settle(size_t i) const {
 void ParallelRun::check_errors() {
     const uint64_t max = Context::limits(ctx_.cfg).max_warp_instructions;
     uint64_t n = steps_;
-    for (const auto& own : owned_) {
-        const Outbox& o = own->outbox;
+    for (size_t i = 0; i < owned_.size(); ++i) {
+        if (out(i)) continue;  // (its outbox is its worker's; it stepped nothing at t)
+        const Outbox& o = owned_[i]->outbox;
         if (o.error && n + o.steps.size() <= max) std::rethrow_exception(o.error);
         if (n + o.steps.size() > max) throw ctx_.exec.budget_error(o.steps[max - n]);
         n += o.steps.size();
@@ -98,6 +170,7 @@ void ParallelRun::check_errors() {
 void ParallelRun::settle() {
     std::vector<std::unique_ptr<Sm>>& sms = *sms_;
     for (size_t i = 0; i < owned_.size(); ++i) {
+        if (out(i)) continue;
         SmOwned& own = *owned_[i];
         Outbox& o = own.outbox;
         for (const func::DeferredAccess& a : o.accesses) own.exec.apply(a);

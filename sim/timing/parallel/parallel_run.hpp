@@ -19,11 +19,15 @@
 //     holds a reader until the result, and a throttled warp's wake that
 //     needs the request's completion is set at the settle, kLateWake);
 //   * the counters each SM keeps apart are integers, summed in SM order.
-// Running ahead (run_ahead.hpp): an SM whose tick at t left nothing for the
-// settle (no L1TEX request, held store, late wake or data of a step) goes on
-// ticking at its local cycles on the same worker, as on one thread: those
-// ticks touch only its own state, and the settle, which changes only the SMs
-// with something pending, does not look at it.
+// Running ahead (run_ahead.hpp): with it, the SMs due at t tick on the calling
+// thread and the cycle is settled; then each SM whose tick left nothing for the
+// settle (no L1TEX request, held store, late wake or data of a step) and that
+// would tick ahead goes *out*: a task (ahead_tasks.hpp) that a worker runs while
+// the top loop goes on. Its ticks touch only its own state; the top loop does not
+// tick, settle or dispatch to it, and visits a cycle only once every SM out has
+// published progress beyond it (next_cycle), so the SM's final next event, its
+// first non-local cycle, is still ahead when it comes back. Without run-ahead the
+// SMs of a cycle tick on the worker pool (one barrier per cycle).
 // A cycle after one with little work runs on the calling thread alone (the
 // same ticks and settle, so the same results): waking the workers costs
 // microseconds, more than such a cycle's work.
@@ -34,6 +38,7 @@
 // Observers need the serial order of events: Simulator runs them on one thread.
 #pragma once
 
+#include "sim/timing/parallel/ahead_tasks.hpp"
 #include "sim/timing/parallel/sm_share.hpp"
 #include "sim/timing/parallel/worker_pool.hpp"
 #include "sim/timing/run_ahead.hpp"
@@ -54,11 +59,29 @@ public:
     // the cycle; `next` then holds each SM's next event.
     void cycle(std::vector<std::unique_ptr<Sm>>& sms, std::vector<uint64_t>& next, uint64_t t, bool all,
                bool blocks_left);
+    // The next cycle to visit: the earliest of `bound` (the earliest next event of the SMs
+    // in, or a dispatch) and the next events of the SMs out ahead that have come back; waits
+    // (helping) until every SM still out has progress beyond it. Sets their `next` entries.
+    uint64_t next_cycle(std::vector<uint64_t>& next, uint64_t bound);
+    // Waits for every SM out ahead and takes it back (before errors, the end, the budget).
+    void wait_all(std::vector<uint64_t>& next);
+    // Is SM i out ahead (its state is its worker's: not to be ticked, settled or dispatched to)?
+    bool out(size_t i) const { return tasks_ && tasks_->out(i); }
     // Adds the SMs' counters to `stats` (per pc and memory), in SM order.
     void add_counters(Stats& stats) const;
 
 private:
+    struct Job {  // what an SM out ahead was posted with (written before the post)
+        Sm* sm = nullptr;
+        uint64_t t = 0;
+        bool blocks_left = false;
+    };
+
     void tick(size_t i);
+    void tick_due();
+    void post_ahead();
+    uint64_t take_back(size_t i, std::vector<uint64_t>& next);
+    uint64_t run_ahead(size_t i, const AheadTasks::Publish& publish);
     bool waits_for_settle(size_t i) const;
     void check_errors();
     void settle();
@@ -66,7 +89,11 @@ private:
     Context& ctx_;
     RunAhead& ahead_;
     std::vector<std::unique_ptr<SmOwned>> owned_;
-    WorkerPool pool_;
+    std::unique_ptr<WorkerPool> pool_;    // without run-ahead: the cycle's ticks fork-join
+    std::unique_ptr<AheadTasks> tasks_;   // with it: the ticks on the calling thread, runs ahead on tasks
+    std::vector<Job> jobs_;
+    std::vector<uint32_t> out_;           // the SMs out ahead
+    std::vector<uint32_t> may_go_;        // this cycle's SMs whose tick left nothing for the settle
     uint64_t steps_ = 0;         // warp instructions stepped before this cycle
     uint64_t last_steps_ = 0;    // in the previous visited cycle (fan out to the workers or not)
     // ---- the current cycle
