@@ -1,21 +1,11 @@
 // ahead_tasks.cpp: the slots, the FIFO and the workers (see ahead_tasks.hpp).
 #include "sim/timing/parallel/ahead_tasks.hpp"
+#include "sim/timing/parallel/spin.hpp"
 
 namespace simt::timing {
 
-namespace {
-
-// A worker waits for a post spinning for about a millisecond, then sleeps (a futex wake
-// costs tens of microseconds, as long as a short run ahead).
-constexpr int kSpins = 1 << 16;
-
-inline void relax() {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
-}  // namespace
+using spin::kSpins;
+using spin::relax;
 
 AheadTasks::AheadTasks(unsigned workers, size_t n, Ahead ahead) : ahead_(std::move(ahead)), slots_(n) {
     for (unsigned k = 0; k < workers; ++k) threads_.emplace_back([this] { loop(); });

@@ -1,23 +1,13 @@
 // worker_pool.cpp: the pool's threads and the chunked hand-out (see worker_pool.hpp).
 #include "sim/timing/parallel/worker_pool.hpp"
+#include "sim/timing/parallel/spin.hpp"
 
 #include <algorithm>
 
 namespace simt::timing {
 
-namespace {
-
-// A worker waits for the next cycle spinning for about a millisecond (a futex
-// wake takes tens of microseconds: as long as a cycle's work), then sleeps.
-constexpr int kSpins = 1 << 16;
-
-inline void relax() {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
-}  // namespace
+using spin::kSpins;
+using spin::relax;
 
 WorkerPool::WorkerPool(unsigned threads, size_t n, size_t chunk, std::function<void(size_t)> item)
     : n_(n), chunk_(std::max<size_t>(1, chunk)), item_(std::move(item)), ranges_(std::max(1u, threads)) {
