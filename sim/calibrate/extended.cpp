@@ -64,10 +64,17 @@ void chases(Context& c) {
 void streams(Context& c) {
     if (!c.wants("stream_read")) return;
     Trace t(c.trace("stream_read"));
+    // The two launches differ by whole steps of the loop at every W (12 steps of 8 G floats at W = 64,
+    // G = 132 x 64 / 8 x 256 threads; the other W's steps divide it), so both end with the same
+    // remainder loop, whose loads wait one DRAM latency each, and their tails cancel. (8M and 16M
+    // floats left W = 16 with 4 remainder loads against none: +22 % on one row, from the twin.) The
+    // 104 MB between them make the rate the steady one: over 35 MB it moved by 5 % with a 24-cycle
+    // shift of every warp's start, over 104 MB by 1 % (and by 1.5 % from 128 MB's).
+    const uint64_t step64 = 8 * (132 * 64 / 8 * 256);  // floats
+    const uint64_t n1 = 2 * step64, n2 = 14 * step64;    // 17 and 121 MB, the trace's buffer
     for (int w : {4, 8, 16, 32, 64}) {
         set_launch(t, uint32_t(132 * w / 8), 256);
         Stats s;
-        const uint64_t n1 = 8u << 20, n2 = 16u << 20;  // floats
         double d = delta(c, t, "n", n1, n2, &s);
         double gbps = double(n2 - n1) * 4 / (d / clock_hz(c)) / 1e9;
         c.add("loaded", "stream_read", "w" + std::to_string(w) + "_GBps", gbps, "GB/s");
