@@ -604,7 +604,9 @@ TEST_CASE("sass forms timing: the uniform pipe, and uniform operands read no reg
     CHECK(code[1].ncheck == 4);  // r2, ur1, r3 and the destination: the scoreboard orders ur1 like any register
     // uiadd3 at 0, its reader at the uniform pipe's latency (small_config: 2).
     CHECK(issued_at("uiadd3 ur1, ur2, 1, 0\nffma r1, r2, ur1, r3\n", 1) == 2);
-    CHECK(issued_at("umov ur1, %ctaid.x\nuiadd3 ur2, ur1, 1, 0\n", 1) == 2);
+    CHECK(issued_at("umov ur1, 7\nuiadd3 ur2, ur1, 1, 0\n", 1) == 2);
+    // S2UR (umov of a special): the special register's read, pipes.s2r_latency.
+    CHECK(issued_at("umov ur1, %ctaid.x\nuiadd3 ur2, ur1, 1, 0\n", 1) == small_config().pipes.s2r_latency);
     // uldc costs what a one-address ld.const costs (the constant cache: 10 on small_config).
     const std::string decl = ".buffer b u32 8 zero\n";
     CHECK(issued_at(decl + "uldc ur1, [b + 4]\niadd r2, ur1, 1\n", 1) ==

@@ -138,6 +138,35 @@ TEST_CASE("timing: SFU results are short-scoreboard dependencies", "[timing]") {
     CHECK(r.stats.stall_cycles[int(StallReason::ShortScoreboard)] == 19);
 }
 
+// pipes.s2r_latency: `mov r, %tid.x` (SASS S2R) and `umov ur, %ctaid.x` (S2UR) are variable-latency
+// reads, their readers short_scoreboard; %clock (CS2R.32), %ntid (a constant) and a register keep the
+// ALU's fixed latency (small_config: 4), their readers `wait`.
+TEST_CASE("timing: a special register's read (S2R) has its own latency through the scoreboard", "[timing]") {
+    GpuConfig c = small_config();
+    c.pipes.s2r_latency = 24;
+    for (const char* src : {"mov r1, %tid.x", "mov r1, %laneid", "mov r1, %smid", "mov r1, %warpid", "mov r1, %ctaid.y"}) {
+        Recorder rec;
+        auto r = run(one_warp(std::string(src) + "\niadd r2, r1, 1\n"), c, {true, &rec, {}});
+        INFO(src);
+        CHECK(rec.issue_cycles(0, 1) == std::vector<uint64_t>{24});
+        CHECK(r.stats.stall_cycles[int(StallReason::ShortScoreboard)] == 23);
+        CHECK(r.stats.stall_cycles[int(StallReason::Wait)] == 0);
+    }
+    {
+        Recorder rec;
+        auto r = run(one_warp("umov ur1, %ctaid.x\nuiadd3 ur2, ur1, 1, ur0\n"), c, {true, &rec, {}});
+        CHECK(rec.issue_cycles(0, 1) == std::vector<uint64_t>{24});
+        CHECK(r.stats.stall_cycles[int(StallReason::ShortScoreboard)] == 23);
+    }
+    for (const char* src : {"mov r1, %clock", "mov r1, %ntid.x", "mov r1, r0"}) {
+        Recorder rec;
+        auto r = run(one_warp(std::string(src) + "\niadd r2, r1, 1\n"), c, {true, &rec, {}});
+        INFO(src);
+        CHECK(rec.issue_cycles(0, 1) == std::vector<uint64_t>{4});
+        CHECK(r.stats.stall_cycles[int(StallReason::ShortScoreboard)] == 0);
+    }
+}
+
 TEST_CASE("timing: an emulated integer division holds the scheduler and has its own latency", "[timing]") {
     GpuConfig c = small_config();
     Recorder rec;

@@ -64,7 +64,7 @@ const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_c
                                "read_ahead"};
 const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd", "uniform",
                             "int_div_instructions", "int_div_mufu_instructions", "int_div_latency", "int_div_dividend_latency",
-                            "branch_waits_fixed", "sass_stall_counts"};
+                            "s2r_latency", "branch_waits_fixed", "sass_stall_counts"};
 const KeyList kPipeKeys = {"lanes", "interval", "latency", "handoff", "datapaths"};
 constexpr size_t kMaxDatapaths = 16;
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks", "shared_conflict_latency", "shared_return_bytes",
@@ -211,6 +211,7 @@ GpuConfig::Pipes read_pipes(const Section& s) {
     pipes.int_div_latency = s.u32("int_div_latency", 1, kMaxLatency);
     if (s.has("int_div_dividend_latency"))
         pipes.int_div_dividend_latency = s.u32("int_div_dividend_latency", 1, kMaxLatency);
+    pipes.s2r_latency = s.u32("s2r_latency", 1, kMaxLatency);
     pipes.branch_waits_fixed = s.boolean("branch_waits_fixed");
     pipes.sass_stall_counts = s.boolean("sass_stall_counts");
     return pipes;

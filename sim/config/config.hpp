@@ -90,6 +90,8 @@ struct GpuConfig {
         uint32_t int_div_latency = 0;       // dependent latency of one emulated division
         uint32_t int_div_dividend_latency = 0;  // from the dividend alone, when the divisor was ready
                                                 // earlier (its reciprocal computed off the chain; 0: as int_div_latency)
+        uint32_t s2r_latency = 4;           // a special register's read (S2R, S2UR: `mov rD, %tid.x`): variable
+                                            // latency, its reader waits through the scoreboard
         bool branch_waits_fixed = false;    // a branch waits for the warp's fixed-latency results (stall counts)
         bool sass_stall_counts = false;     // an imported SASS instruction holds the warp for its stall count
     } pipes;

@@ -34,18 +34,21 @@ struct IssueCost {
     bool outward = false;  // a memory access or an SM unit: what other SMs may see (run_ahead.hpp)
 };
 
-inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, const PipeSpecs& pipes,
-                                          const GpuConfig::Pipes& cfg) {
+inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, const isa::Program& program,
+                                          const PipeSpecs& pipes, const GpuConfig::Pipes& cfg) {
     std::vector<IssueCost> v;
     v.reserve(code.size());
-    for (const DecodedInst& d : code) {
+    for (size_t pc = 0; pc < code.size(); ++pc) {
+        const DecodedInst& d = code[pc];
         const PipeSpec& pipe = pipes[int(d.pipe)];
         IssueCost c;
         c.busy = std::max(pipe.interval, 1u);
         // (an emulated division's latency, measured as a chain of divisions, already has its handoffs)
         c.handoff = d.lat == isa::Lat::Emul ? 0 : pipe.handoff;
         switch (d.lat) {
-            case isa::Lat::Fixed: case isa::Lat::Mio: c.latency = pipe.latency; break;
+            case isa::Lat::Fixed: case isa::Lat::Mio:
+                c.latency = reads_s2r(program.code[pc]) ? cfg.s2r_latency : pipe.latency;
+                break;
             case isa::Lat::Emul:  // its MUFU-class instructions (I2F, RCP, F2I) occupy its pipe (the SFU)
                 c.slots = std::max(cfg.int_div_instructions, 1u);
                 c.busy = c.busy * std::max(cfg.int_div_mufu_instructions, 1u);
@@ -76,7 +79,7 @@ struct Context {
           code(decode_program(program)),
           pipes(pipe_specs(config.pipes)),
           datapaths(pipes, used_classes(code)),
-          cost(issue_costs(code, pipes, config.pipes)),
+          cost(issue_costs(code, program, pipes, config.pipes)),
           footprint(block_footprint(config, program)),
           l1(l1_spec(config, compute_occupancy(config, program))),
           mem(memory),

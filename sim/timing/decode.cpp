@@ -122,6 +122,19 @@ void mark_yields(const isa::Program& program, std::vector<DecodedInst>& out) {
 
 }  // namespace
 
+// `mov` / `umov` of a special register that SASS reads with S2R / S2UR, a variable-latency read
+// ([SASS-S2R] "S2R is a variable latency read of special registers"; calib/kernels/s2r.cu). Not
+// %clock (CS2R.32 SR_CLOCKLO on sm_90: fixed), nor %ntid / %nctaid (constant bank), nor %pixel.
+bool reads_s2r(const isa::Instruction& in) {
+    if ((in.op != isa::Op::Mov && in.op != isa::Op::Umov) || in.ops[1].kind != isa::OperandKind::Special) return false;
+    using S = isa::Special;
+    switch (S(in.ops[1].value)) {
+        case S::LaneId: case S::WarpId: case S::TidX: case S::TidY: case S::TidZ:
+        case S::CtaidX: case S::CtaidY: case S::CtaidZ: case S::SmId: return true;
+        default: return false;
+    }
+}
+
 std::vector<DecodedInst> decode_program(const isa::Program& program) {
     std::vector<DecodedInst> out;
     out.reserve(program.code.size());
@@ -145,7 +158,8 @@ std::vector<DecodedInst> decode_program(const isa::Program& program) {
                    : d.mem == MemKind::Tex ? StallReason::TexThrottle
                    : d.unit == Unit::L1tex ? StallReason::LgThrottle
                    : StallReason::MathPipeThrottle;
-        d.produces = oi.lat == isa::Lat::Mio ? StallReason::ShortScoreboard
+        if (reads_s2r(in)) d.lat = isa::Lat::Mio;  // (plain: no unit, no memory access)
+        d.produces = d.lat == isa::Lat::Mio ? StallReason::ShortScoreboard
                    : oi.lat == isa::Lat::L1tex || oi.lat == isa::Lat::L2 ? StallReason::LongScoreboard
                    : StallReason::Wait;
         // Each register once (a register both read and written is checked once).

@@ -67,4 +67,8 @@ static_assert(sizeof(DecodedInst) == 128, "DecodedInst: keep it at 128 bytes (or
 
 std::vector<DecodedInst> decode_program(const isa::Program& program);
 
+// A read of a special register that SASS makes with S2R / S2UR (%tid, %ctaid, %laneid, %warpid, %smid):
+// decoded as variable latency (Lat::Mio, its reader short_scoreboard), its latency pipes.s2r_latency.
+bool reads_s2r(const isa::Instruction& in);
+
 }  // namespace simt::timing
