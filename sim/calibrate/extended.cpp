@@ -69,7 +69,7 @@ void streams(Context& c) {
     // remainder loop, whose loads wait one DRAM latency each, and their tails cancel. (8M and 16M
     // floats left W = 16 with 4 remainder loads against none: +22 % on one row, from the twin.) The
     // 104 MB between them make the rate the steady one: over 35 MB it moved by 5 % with a 24-cycle
-    // shift of every warp's start, over 104 MB by 1 % (and by 1.5 % from 128 MB's).
+    // shift of every warp's start, over 104 MB by 1 % (and within 2 % of 128 MB's).
     const uint64_t step64 = 8 * (132 * 64 / 8 * 256);  // floats
     const uint64_t n1 = 2 * step64, n2 = 14 * step64;    // 17 and 121 MB, the trace's buffer
     const uint64_t kGiBFloats = 1u << 28;
