@@ -371,6 +371,27 @@ TEST_CASE("memory units: a read that opens a chunk takes the activation window, 
     CHECK(off.read(1, 0, 64, 1) == 501);
 }
 
+// read_command_bytes: every read piece takes its column command's share of the window, whether it
+// opens its chunk or not, so a chunk read in few pieces is bound by the window and a stream's
+// pieces (more bus time than window time) by the bus.
+TEST_CASE("memory units: every read piece takes its command's share of the activation window", "[timing][memory]") {
+    GpuConfig c = small_config();  // 64 B per cycle, one channel, DRAM latency 500
+    c.memory.dram.interleave_bytes = 256;
+    c.memory.dram.open_chunks = 16;
+    c.memory.dram.read_activate_bytes = 320;   // 5 cycles of the window per opening
+    c.memory.dram.read_command_bytes = 128;    // 2 cycles per piece
+    MemoryStats stats;
+    Dram dram(c, stats);
+    CHECK(dram.read(0, 0, 64, 1) == 500);      // opens chunk 0: bus 0-1, window 0-7
+    CHECK(dram.read(0, 64, 64, 2) == 507);     // chunk open: bus 1-2, but its command waits for the window (7-9)
+    CHECK(dram.read(0, 128, 64, 3) == 509);    // bus 2-3, window 9-11
+    CHECK(stats.dram_row_misses == 1);
+    // Pieces 100 cycles apart find the window free: they wait for nothing.
+    CHECK(dram.read(100, 192, 64, 4) == 600);
+    CHECK(dram.read(200, 256, 64, 5) == 700);  // opens chunk 1: window 200-207, no wait
+    CHECK(stats.dram_row_misses == 2);
+}
+
 TEST_CASE("memory units: DRAM latency spreads geometrically around the configured mean", "[timing][memory]") {
     GpuConfig c = small_config();  // DRAM 500, 64 B per cycle
     c.memory.dram.latency_spread_cycles = 8;

@@ -76,7 +76,7 @@ const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "read_lookups_per_cyc
                            "input_flits_per_cycle", "flit_bytes", "partner_offset", "write_back_entries"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
 const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "open_write_rows", "row_miss_bytes", "write_row_miss_bytes",
-                           "write_row_bytes", "write_banks", "write_activate_bytes", "read_activate_bytes", "rmw_turnaround_bytes", "mixed_write_bytes", "switch_bytes", "latency_spread_cycles",
+                           "write_row_bytes", "write_banks", "write_activate_bytes", "read_activate_bytes", "read_command_bytes", "rmw_turnaround_bytes", "mixed_write_bytes", "switch_bytes", "latency_spread_cycles",
                            "bank_service_cycles", "load_window_cycles"};
 const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_ops_per_cycle", "l1_ops_per_cycle",
                               "shared_same_address_cycles", "sector_cycles", "request_cycles",
@@ -291,6 +291,8 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
         m.dram.write_activate_bytes = d.number("write_activate_bytes", 0, false, 1u << 16);
     if (d.has("read_activate_bytes"))
         m.dram.read_activate_bytes = d.number("read_activate_bytes", 0, false, 1u << 16);
+    if (d.has("read_command_bytes"))
+        m.dram.read_command_bytes = d.number("read_command_bytes", 0, false, 1u << 16);
     if (d.has("mixed_write_bytes")) m.dram.mixed_write_bytes = d.number("mixed_write_bytes", 0, false, 1u << 16);
     if (d.has("switch_bytes")) m.dram.switch_bytes = d.number("switch_bytes", 0, false, 1u << 16);
     if (d.has("latency_spread_cycles")) m.dram.latency_spread_cycles = d.u32("latency_spread_cycles", 0, 10000);

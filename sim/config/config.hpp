@@ -154,6 +154,7 @@ struct GpuConfig {
             uint32_t write_row_bytes = 0;       // address span of one row of write-backs (0: one chunk)
             double write_activate_bytes = 0;    // a write row's activation window, a channel server of its own
             double read_activate_bytes = 0;     // a read's share of that window when it opens a chunk (0: reads skip it)
+            double read_command_bytes = 0;      // every read piece's share of that window (its column command)
             uint32_t write_banks = 0;           // banks per channel with an open write row each (0: the GPU-wide table)
             uint32_t latency_spread_cycles = 0; // mean of an access's geometric latency spread (within dram_latency)
             double rmw_turnaround_bytes = 0;    // channel time of the read-write turnaround of an ECC read-modify-write

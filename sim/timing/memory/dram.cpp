@@ -26,6 +26,7 @@ Dram::Dram(const GpuConfig& c, MemoryStats& stats)
     write_row_miss_cycles_ = c.memory.dram.write_row_miss_bytes * cycles_per_byte_;
     write_activate_cycles_ = c.memory.dram.write_activate_bytes * cycles_per_byte_;
     read_activate_cycles_ = c.memory.dram.read_activate_bytes * cycles_per_byte_;
+    read_command_cycles_ = c.memory.dram.read_command_bytes * cycles_per_byte_;
     turnaround_cycles_ = c.memory.dram.rmw_turnaround_bytes * cycles_per_byte_;
     mixed_write_cycles_ = c.memory.dram.mixed_write_bytes * cycles_per_byte_;
     switch_cycles_ = c.memory.dram.switch_bytes * cycles_per_byte_;
@@ -86,11 +87,12 @@ uint64_t Dram::spread(uint64_t addr, uint64_t req) const {
     return spread_step_ * std::min<uint64_t>(uint64_t(std::countr_zero(h | (1ull << kMaxSpreadSteps))), kMaxSpreadSteps);
 }
 
-// A read that opens a chunk also takes the channel's activation window (dram.read_activate_bytes,
-// tRRD / tFAW bind every activation): it waits for the activations queued there, a write-back's
-// row openings included, and holds the window for its own.
-uint64_t Dram::activation_wait(uint64_t t, Channel& ch) {
-    const double start = ch.activate.occupy(t, read_activate_cycles_);
+// A read takes the channel's activation window too: dram.read_activate_bytes when it opens a chunk
+// (tRRD / tFAW bind every activation) and dram.read_command_bytes for its column command. It waits for
+// what is queued there, a write-back's row openings included, and holds the window for its own share.
+uint64_t Dram::activation_wait(uint64_t t, Channel& ch, double share) {
+    if (share <= 0) return 0;
+    const double start = ch.activate.occupy(t, share);
     return start > double(t) ? uint64_t(std::ceil(start - double(t))) : 0;
 }
 
@@ -108,7 +110,8 @@ uint64_t Dram::read(uint64_t t, uint64_t addr, uint32_t bytes, uint64_t req) {
     Channel& ch = route(t, addr, bytes, false, cost, &opened);
     ch.last_read = t + 1;
     uint64_t queue = ch.bus.take(t, req, cost);
-    if (opened && read_activate_cycles_ > 0) queue = std::max(queue, activation_wait(t, ch));
+    const double share = (opened ? read_activate_cycles_ : 0.0) + read_command_cycles_;
+    queue = std::max(queue, activation_wait(t, ch, share));
     uint64_t wait = load_term(t, cost);  // the mean wait at this load, of which the backlog is part
     uint64_t load = wait > queue ? wait - queue : 0;
     stats_.dram_queue_cycles += queue;

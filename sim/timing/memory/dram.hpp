@@ -19,10 +19,15 @@
 // read of an ECC read-modify-write (a partial sector) also turns the channel
 // around, read to write and back: dram.rmw_turnaround_bytes (strided_write
 // stride 32, scatter_dram). A read that opens a chunk takes the same activation
-// window (dram.read_activate_bytes): it waits for the activations queued there and
-// holds the window for its own, so random reads and random write-backs add up in a
-// channel (the H200's mixes, calib/kernels/mixrw.cu) where a stream, which rarely
-// opens a row, is bound by the bus alone. A write-back to a channel that also served reads in the
+// window (dram.read_activate_bytes), and every read piece a share for its column
+// command (dram.read_command_bytes): it waits for what is queued there and holds the
+// window for its own, so random reads and random write-backs add up in a channel (the
+// H200's mixes, calib/kernels/mixrw.cu), a chunk read in few small pieces (stride 32:
+// two 64 B pieces) is bound by the window, and a stream (four pieces per chunk) by the
+// bus alone. On the H100 a whole 128 B line costs the same wherever it lies while a lone
+// 64 B piece costs 0.78 of one (calib/results/linestride), so opening a read chunk should cost
+// window time rather than bus time; h200.yaml still charges the bus (row_miss_bytes) and no
+// command share, the better fit on the whole table (calib/README.md, twenty-third pass). A write-back to a channel that also served reads in the
 // last load window pays dram.mixed_write_bytes more: the controller's share of the
 // turnarounds between its read and write batches (a copy reaches 3.64 TB/s of read +
 // write where reads alone reach 4.36 and writes alone 4.2). Random traffic cannot be batched
@@ -95,7 +100,7 @@ private:
     // and `activated` is then the cycle that activation ends).
     Channel& route(uint64_t t, uint64_t addr, uint32_t bytes, bool write, double& cost, bool* opened = nullptr,
                    double* activated = nullptr);
-    uint64_t activation_wait(uint64_t t, Channel& ch);  // a read's wait for the activation window
+    uint64_t activation_wait(uint64_t t, Channel& ch, double share);  // a read's wait for the activation window
     double turn(Channel& ch, bool write);               // a row opening's turnaround on the bus (dram.switch_bytes)
     uint64_t load_term(uint64_t t, double busy);
     uint64_t spread(uint64_t addr, uint64_t req) const;
@@ -106,7 +111,7 @@ private:
     std::vector<uint64_t> open_write_;  // the same for the write-backs
     uint32_t interleave_, latency_, spread_step_;
     double cycles_per_byte_ = 0;    // per channel
-    double row_miss_cycles_ = 0, write_row_miss_cycles_ = 0, write_activate_cycles_ = 0, read_activate_cycles_ = 0, turnaround_cycles_ = 0, mixed_write_cycles_ = 0, switch_cycles_ = 0;
+    double row_miss_cycles_ = 0, write_row_miss_cycles_ = 0, write_activate_cycles_ = 0, read_activate_cycles_ = 0, read_command_cycles_ = 0, turnaround_cycles_ = 0, mixed_write_cycles_ = 0, switch_cycles_ = 0;
     uint64_t write_row_ = 0;        // bytes of address space one batch of write-backs opens
     uint32_t write_banks_ = 0;      // banks per channel (0: open_write_ is one GPU-wide table)
     double service_, window_;
