@@ -441,6 +441,7 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
         {"    write_banks: 64", "    write_banks: 5000", "memory.dram.write_banks", "[0, 4096], got 5000"},
         {"    write_activate_bytes: 177", "    write_activate_bytes: -5", "memory.dram.write_activate_bytes", "got -5"},
         {"    read_activate_bytes: 123", "    read_activate_bytes: fast", "memory.dram.read_activate_bytes", "'fast'"},
+        {"    read_command_bytes: 0", "    read_command_bytes: -25", "memory.dram.read_command_bytes", "got -25"},
         {"  shared_conflict_latency: 2", "  shared_conflict_latency: 65", "memory.shared_conflict_latency",
          "[0, 64], got 65"},
         {"  lg_queue_depth: 128", "  lg_queue_depth: deep", "memory.lg_queue_depth", "'deep'"},
