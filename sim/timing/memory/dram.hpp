@@ -28,8 +28,9 @@
 // 64 B piece costs 0.78 of one (calib/results/linestride), so opening a read chunk should cost
 // window time rather than bus time; h200.yaml still charges the bus (row_miss_bytes) and no
 // command share, the better fit on the whole table (calib/README.md, twenty-third pass).
-// A write-back to a channel that also served reads in the last load window pays dram.mixed_write_bytes more: the controller's share of the
-// turnarounds between its read and write batches (a copy reaches 3.64 TB/s of read +
+// A write-back to a channel that also served reads in the last load window pays
+// dram.mixed_write_bytes more: the controller's share of the turnarounds between its read
+// and write batches (a copy reaches 3.64 TB/s of read +
 // write where reads alone reach 4.36 and writes alone 4.2). Random traffic cannot be batched
 // that way: a row opening whose direction differs from the channel's previous row opening (a
 // read after a write-back, or a write-back after a read) holds the data bus dram.switch_bytes
