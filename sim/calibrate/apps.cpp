@@ -62,6 +62,22 @@ void warp_rows(Context& c, const char* kernel, const std::string& prefix, const 
     c.add("warps", kernel, prefix + "dur_p90", Lifetimes::quantile(d, 0.9), "cycles");
 }
 
+// The rest of the per-warp distribution: the shortest tenth and the longest warp (dur_p10 / dur_max,
+// how the schedulers share the slots among warps of unequal length) and the end times after the
+// first start on the warp's SM (the CUDA's clock64 is per SM: end_med / end_p90 / end_max, where in
+// the launch the warps finish: the tail). Only for a twin that runs its kernel's whole grid.
+void spread_rows(Context& c, const char* kernel, const std::string& prefix, const Lifetimes& l) {
+    auto d = l.durations();
+    c.add("warps", kernel, prefix + "dur_p10", Lifetimes::quantile(d, 0.1), "cycles");
+    c.add("warps", kernel, prefix + "dur_max", Lifetimes::quantile(d, 1.0), "cycles");
+    std::vector<double> e;
+    for (const auto& [sm, v] : l.ends_by_sm())
+        for (const auto& w : v) e.push_back(w.second);
+    c.add("warps", kernel, prefix + "end_med", Lifetimes::quantile(e, 0.5), "cycles");
+    c.add("warps", kernel, prefix + "end_p90", Lifetimes::quantile(e, 0.9), "cycles");
+    c.add("warps", kernel, prefix + "end_max", Lifetimes::quantile(e, 1.0), "cycles");
+}
+
 void divergent_apps(Context& c) {
     // raymarch runs the whole image (the trace samples every 4th row of tiles: ystep); spmv runs
     // 1/8 of the rows, but its time is its slowest warps' (rows of up to 4096 entries): as is.
@@ -78,6 +94,7 @@ void divergent_apps(Context& c) {
         Stats s = t.run(c.h200(), u, &l);
         c.add("apps", k, "us", scaled_us(s, 1), "us");
         warp_rows(c, k, "warp_", l);
+        if (std::string(k) == "raymarch") spread_rows(c, k, "warp_", l);
         compare_states(c, k, s);
     }
 }
@@ -134,12 +151,53 @@ void local_memory(Context& c) {
     }
 }
 
+// Blocks that come and go (calib/kernels/turnover.cu; measured on an H100, whose SMs and schedulers
+// are the H200's): one SM's share of the CUDA's 6 waves. Per warp the cycles per iteration of its
+// chains ((end - launch) / len: the CUDA reads clock64 around the chains), their quantiles, the
+// SM's last end, and the median of the warps in slots 0-15 over those in 16-31.
+void turnover(Context& c) {
+    struct Mix {
+        const char* name;
+        int ilp;
+        uint32_t grid, block, shared;
+    };
+    const Mix mixes[] = {{"dep_1w", 1, 192, 32, 0},
+                         {"ilp4_1w", 4, 192, 32, 0},
+                         {"dep_4w", 1, 48, 128, 0},
+                         {"dep_1w_half", 1, 96, 32, 13568}};  // 16 blocks per SM, as the CUDA's shared memory
+    for (const Mix& m : mixes) {
+        const std::string k = std::string("turnover_") + m.name;
+        if (!c.wants(k)) continue;
+        Trace t(c.trace("turnover"));
+        set_launch(t, m.grid, m.block);
+        t.program.shared_bytes = m.shared;
+        Lifetimes l;
+        Stats s = t.run(c.one_sm(), {"ilp=" + std::to_string(m.ilp)}, &l);
+        std::vector<double> per, lo, hi;
+        const uint32_t warps_per_block = m.block / 32;
+        for (const auto& [id, w] : l.warps()) {
+            const uint32_t b = uint32_t(id / warps_per_block);
+            const double cyc = double(w.end - w.launched) / double(4u + ((b * 40503u) >> 4) % 125u);
+            per.push_back(cyc);
+            (w.slot < 16 ? lo : hi).push_back(cyc);
+        }
+        c.add("warps", k, "iter_cycles_p10", Lifetimes::quantile(per, 0.1), "cycles");
+        c.add("warps", k, "iter_cycles_med", Lifetimes::quantile(per, 0.5), "cycles");
+        c.add("warps", k, "iter_cycles_p90", Lifetimes::quantile(per, 0.9), "cycles");
+        c.add("warps", k, "iter_cycles_max", Lifetimes::quantile(per, 1.0), "cycles");
+        c.add("warps", k, "end_max_med_over_sms", double(s.cycles), "cycles");
+        if (!lo.empty() && !hi.empty())
+            c.add("warps", k, "low_slots_over_high", Lifetimes::quantile(lo, 0.5) / Lifetimes::quantile(hi, 0.5), "x");
+    }
+}
+
 }  // namespace
 
 std::vector<Group> app_groups() {
     return {{"apps", "apps", apps},
             {"divergent_apps", "apps", divergent_apps},
             {"order", "apps", order},
+            {"turnover", "apps", turnover},
             {"local_memory", "apps", local_memory}};
 }
 

@@ -18,11 +18,14 @@ public:
     struct Warp {
         uint64_t start = 0, end = 0;
         uint32_t sm = 0, slot = 0;
+        uint64_t launched = 0;   // its first instruction may issue (after the block's launch latency)
     };
     void on_warp_dispatched(uint64_t cycle, const simt::timing::WarpId& id) override {
         warps_[id.warp] = Warp{cycle, cycle, id.sm, id.slot};
     }
+    void on_warp_launched(uint64_t cycle, const simt::timing::WarpId& id) override { warps_[id.warp].launched = cycle; }
     void on_warp_retired(uint64_t cycle, const simt::timing::WarpId& id) override { warps_[id.warp].end = cycle; }
+    const std::map<uint64_t, Warp>& warps() const { return warps_; }
     void on_block_dispatched(uint64_t cycle, uint64_t, uint32_t sm) override { blocks_.push_back({sm, cycle, 1}); }
     void on_block_retired(uint64_t cycle, uint64_t, uint32_t sm) override { blocks_.push_back({sm, cycle, -1}); }
 
