@@ -29,22 +29,23 @@ public:
     void on_block_dispatched(uint64_t cycle, uint64_t, uint32_t sm) override { blocks_.push_back({sm, cycle, 1}); }
     void on_block_retired(uint64_t cycle, uint64_t, uint32_t sm) override { blocks_.push_back({sm, cycle, -1}); }
 
-    // Each warp's dispatch-to-retire span, by warp id.
+    // Each warp's span from its launch (its first instruction may issue: the CUDA's first clock64
+    // read comes after it) to its retirement, by warp id.
     std::map<uint64_t, double> duration_by_warp() const {
         std::map<uint64_t, double> d;
-        for (const auto& [id, w] : warps_) d[id] = double(w.end - w.start);
+        for (const auto& [id, w] : warps_) d[id] = double(w.end - w.launched);
         return d;
     }
     std::vector<double> durations() const {
         std::vector<double> d;
-        for (const auto& [id, w] : warps_) d.push_back(double(w.end - w.start));
+        for (const auto& [id, w] : warps_) d.push_back(double(w.end - w.launched));
         return d;
     }
-    // End of each warp after the first start on its SM, by SM, in slot order.
+    // End of each warp after the first launch on its SM, by SM, in slot order.
     std::map<uint32_t, std::vector<std::pair<uint32_t, double>>> ends_by_sm() const {
         std::map<uint32_t, uint64_t> first;
         for (const auto& [id, w] : warps_)
-            if (!first.count(w.sm) || w.start < first[w.sm]) first[w.sm] = w.start;
+            if (!first.count(w.sm) || w.launched < first[w.sm]) first[w.sm] = w.launched;
         std::map<uint32_t, std::vector<std::pair<uint32_t, double>>> by;
         for (const auto& [id, w] : warps_) by[w.sm].push_back({w.slot, double(w.end - first[w.sm])});
         for (auto& [sm, v] : by) std::sort(v.begin(), v.end());
