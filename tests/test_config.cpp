@@ -461,6 +461,8 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
          "expected one of fixed, round_robin, got 'fair'"},
         {"  lg_order: arrival", "  lg_order: fifo", "scheduler.lg_order", "expected one of policy, arrival, got 'fifo'"},
         {"  mio_order: arrival", "  mio_order: queue", "scheduler.mio_order", "expected one of policy, arrival, got 'queue'"},
+        {"  block_order: launch", "  block_order: age", "scheduler.block_order",
+         "expected one of launch, slot, got 'age'"},
     };
     for (const Case& k : cases) {
         INFO(k.replacement);

@@ -57,7 +57,8 @@ const KeyList kSmKeys = {"count", "sub_partitions", "max_warps", "max_blocks",
 const KeyList kWarpReleaseNames = {"block", "slot", "slot_and_registers"};  // WarpRelease order
 const KeyList kUnitArbitrationNames = {"fixed", "round_robin"};             // UnitArbitration order
 const KeyList kSchedulerKeys = {"policy", "active_set", "window", "yield_demotes", "starve_cycles", "greedy",
-                                "interleave_paths", "lg_order", "mio_order"};
+                                "interleave_paths", "lg_order", "mio_order", "block_order"};
+const KeyList kBlockOrderNames = {"launch", "slot"};
 const KeyList kLgOrderNames = {"policy", "arrival"};
 const KeyList kPolicyNames = {"lrr", "gto", "two_level", "gty", "gtb", "cgy"};   // SchedPolicy order
 const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_cache", "read_queue_cycles",
@@ -133,6 +134,7 @@ GpuConfig::Scheduler read_scheduler(const Section& s) {
     if (s.has("interleave_paths")) sc.interleave_paths = s.boolean("interleave_paths");
     if (s.has("lg_order")) sc.lg_arrival_order = s.choice("lg_order", kLgOrderNames) == 1;
     if (s.has("mio_order")) sc.mio_arrival_order = s.choice("mio_order", kLgOrderNames) == 1;
+    if (s.has("block_order")) sc.block_by_slot = s.choice("block_order", kBlockOrderNames) == 1;
     return sc;
 }
 

@@ -70,6 +70,8 @@ struct GpuConfig {
         bool interleave_paths = false;  // a diverged warp's two sides alternate at yielding instructions
         bool lg_arrival_order = false;  // lg_order: arrival: the warps waiting for L1TEX go first come, first served
         bool mio_arrival_order = false; // mio_order: arrival: the same for the warps waiting for the MIO
+        bool block_by_slot = false;     // block_order: slot: the policies that rank blocks (cgy, gtb) rank them by
+                                        // their slot on the SM (the lowest first), not their launch order
     } scheduler;
 
     struct RegFile {

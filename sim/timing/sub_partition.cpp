@@ -26,7 +26,8 @@ SubPartition::SubPartition(Sm& sm, uint32_t index, Context& ctx, const SmShare& 
 void SubPartition::add(TWarp* w) {
     uint32_t i = w->lslot;
     warp_[i] = w;
-    view_[i] = WarpView{.resident = true, .slot = w->id.slot, .age = w->age, .block = w->id.block};
+    const uint64_t rank = ctx_.cfg.scheduler.block_by_slot ? w->block_slot : w->id.block;
+    view_[i] = WarpView{.resident = true, .slot = w->id.slot, .age = w->age, .block = rank};
     resident_ |= 1ull << i;
     arrived_ |= 1ull << i;
     views_used_ = std::max(views_used_, i + 1);

@@ -45,7 +45,8 @@ struct WarpView {
     bool yielded = false;     // its last issued instruction yields (DecodedInst::yields)
     uint32_t slot = 0;        // warp slot in the SM (views come in increasing slot order)
     uint64_t age = 0;         // dispatch sequence number: unique, smaller = older
-    uint64_t block = 0;       // its block's launch index (blocks are dispatched in that order)
+    uint64_t block = 0;       // its block's rank: the launch index (blocks are dispatched in that order), or with
+                              // scheduler.block_order: slot its block's slot on the SM
     uint64_t last_issue = 0;  // cycle of its last issue + 1 (0 = never issued)
 };
 
