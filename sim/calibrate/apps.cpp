@@ -153,7 +153,7 @@ void local_memory(Context& c) {
 
 // Blocks that come and go (calib/kernels/turnover.cu; measured on an H100, whose SMs and schedulers
 // are the H200's): one SM's share of the CUDA's 6 waves. Per warp the cycles per iteration of its
-// chains ((end - launch) / len: the CUDA reads clock64 around the chains), their quantiles, the
+// chains ((end - first issue) / len: the CUDA reads clock64 around the chains), their quantiles, the
 // SM's last end, and the median of the warps in slots 0-15 over those in 16-31.
 void turnover(Context& c) {
     struct Mix {
@@ -177,7 +177,7 @@ void turnover(Context& c) {
         const uint32_t warps_per_block = m.block / 32;
         for (const auto& [id, w] : l.warps()) {
             const uint32_t b = uint32_t(id / warps_per_block);
-            const double cyc = double(w.end - w.launched) / double(4u + ((b * 40503u) >> 4) % 125u);
+            const double cyc = double(w.end - w.begin()) / double(4u + ((b * 40503u) >> 4) % 125u);
             per.push_back(cyc);
             (w.slot < 16 ? lo : hi).push_back(cyc);
         }

@@ -19,33 +19,40 @@ public:
         uint64_t start = 0, end = 0;
         uint32_t sm = 0, slot = 0;
         uint64_t launched = 0;   // its first instruction may issue (after the block's launch latency)
+        uint64_t first_issue = 0;  // its first instruction issued + 1 (0: none yet)
+        // Where its span starts: its first issue (the CUDA's first clock64 read is one of the first
+        // instructions, and a warp the schedulers leave waiting reads it late), else its launch.
+        uint64_t begin() const { return first_issue ? first_issue - 1 : launched; }
     };
     void on_warp_dispatched(uint64_t cycle, const simt::timing::WarpId& id) override {
         warps_[id.warp] = Warp{cycle, cycle, id.sm, id.slot};
     }
     void on_warp_launched(uint64_t cycle, const simt::timing::WarpId& id) override { warps_[id.warp].launched = cycle; }
     void on_warp_retired(uint64_t cycle, const simt::timing::WarpId& id) override { warps_[id.warp].end = cycle; }
+    void on_issue(const simt::timing::IssueEvent& e) override {
+        Warp& w = warps_[e.id.warp];
+        if (!w.first_issue) w.first_issue = e.cycle + 1;
+    }
     const std::map<uint64_t, Warp>& warps() const { return warps_; }
     void on_block_dispatched(uint64_t cycle, uint64_t, uint32_t sm) override { blocks_.push_back({sm, cycle, 1}); }
     void on_block_retired(uint64_t cycle, uint64_t, uint32_t sm) override { blocks_.push_back({sm, cycle, -1}); }
 
-    // Each warp's span from its launch (its first instruction may issue: the CUDA's first clock64
-    // read comes after it) to its retirement, by warp id.
+    // Each warp's span from its first issue (Warp::begin) to its retirement, by warp id.
     std::map<uint64_t, double> duration_by_warp() const {
         std::map<uint64_t, double> d;
-        for (const auto& [id, w] : warps_) d[id] = double(w.end - w.launched);
+        for (const auto& [id, w] : warps_) d[id] = double(w.end - w.begin());
         return d;
     }
     std::vector<double> durations() const {
         std::vector<double> d;
-        for (const auto& [id, w] : warps_) d.push_back(double(w.end - w.launched));
+        for (const auto& [id, w] : warps_) d.push_back(double(w.end - w.begin()));
         return d;
     }
-    // End of each warp after the first launch on its SM, by SM, in slot order.
+    // End of each warp after the first begin (Warp::begin) on its SM, by SM, in slot order.
     std::map<uint32_t, std::vector<std::pair<uint32_t, double>>> ends_by_sm() const {
         std::map<uint32_t, uint64_t> first;
         for (const auto& [id, w] : warps_)
-            if (!first.count(w.sm) || w.launched < first[w.sm]) first[w.sm] = w.launched;
+            if (!first.count(w.sm) || w.begin() < first[w.sm]) first[w.sm] = w.begin();
         std::map<uint32_t, std::vector<std::pair<uint32_t, double>>> by;
         for (const auto& [id, w] : warps_) by[w.sm].push_back({w.slot, double(w.end - first[w.sm])});
         for (auto& [sm, v] : by) std::sort(v.begin(), v.end());
