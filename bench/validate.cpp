@@ -168,7 +168,8 @@ int run(Options o) {
                       root + "/calib/results/shbank_mixrw/calib_h200_mixrw.csv",
                       root + "/calib/results/l1pipe/calib_h100_l1pipe.csv",
                       root + "/calib/results/l2write/calib_h200_l2write.csv",
-                      root + "/calib/results/mlp/calib_h200_mlp.csv"};
+                      root + "/calib/results/mlp/calib_h200_mlp.csv",
+                      root + "/calib/results/turnover/calib_h100_turnover.csv"};
     Context c;
     c.root = root;
     for (const auto& m : o.measured) c.hw.read(m);
