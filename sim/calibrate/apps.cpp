@@ -151,41 +151,47 @@ void local_memory(Context& c) {
     }
 }
 
-// Blocks that come and go (calib/kernels/turnover.cu; measured on an H100, whose SMs and schedulers
-// are the H200's): one SM's share of the CUDA's 6 waves. Per warp the cycles per iteration of its
-// chains ((end - first issue) / len: the CUDA reads clock64 around the chains), their quantiles, the
-// SM's last end, and the median of the warps in slots 0-15 over those in 16-31.
+// Blocks that come and go (calib/kernels/turnover.cu; measured on an H100, whose SMs, schedulers and
+// block distributor are the H200's): the whole grid of the CUDA's 6 waves on the whole GPU (the
+// distributor is shared). Per warp the cycles per iteration of its chains ((end - first issue) / len:
+// the CUDA reads clock64 around the chains), their quantiles, the median over SMs of each SM's last
+// end after its first start, and the median of the warps in slots 0-15 over those in 16-31.
 void turnover(Context& c) {
     struct Mix {
         const char* name;
         int ilp;
-        uint32_t grid, block, shared;
+        uint32_t blocks_per_sm, block, shared;
     };
-    const Mix mixes[] = {{"dep_1w", 1, 192, 32, 0},
-                         {"ilp4_1w", 4, 192, 32, 0},
-                         {"dep_4w", 1, 48, 128, 0},
-                         {"dep_1w_half", 1, 96, 32, 13568}};  // 16 blocks per SM, as the CUDA's shared memory
+    const Mix mixes[] = {{"dep_1w", 1, 32, 32, 0},
+                         {"ilp4_1w", 4, 32, 32, 0},
+                         {"dep_4w", 1, 8, 128, 0},
+                         {"dep_1w_half", 1, 16, 32, 13568}};  // 16 blocks per SM, as the CUDA's shared memory
     for (const Mix& m : mixes) {
         const std::string k = std::string("turnover_") + m.name;
         if (!c.wants(k)) continue;
         Trace t(c.trace("turnover"));
-        set_launch(t, m.grid, m.block);
+        set_launch(t, m.blocks_per_sm * c.h200().sm.count * 6, m.block);
         t.program.shared_bytes = m.shared;
         Lifetimes l;
-        Stats s = t.run(c.one_sm(), {"ilp=" + std::to_string(m.ilp)}, &l);
+        t.run(c.h200(), {"ilp=" + std::to_string(m.ilp)}, &l);
         std::vector<double> per, lo, hi;
+        std::map<uint32_t, std::pair<uint64_t, uint64_t>> span;  // SM -> first begin, last end
         const uint32_t warps_per_block = m.block / 32;
         for (const auto& [id, w] : l.warps()) {
             const uint32_t b = uint32_t(id / warps_per_block);
             const double cyc = double(w.end - w.begin()) / double(4u + ((b * 40503u) >> 4) % 125u);
             per.push_back(cyc);
             (w.slot < 16 ? lo : hi).push_back(cyc);
+            auto [it, fresh] = span.try_emplace(w.sm, w.begin(), w.end);
+            if (!fresh) it->second = {std::min(it->second.first, w.begin()), std::max(it->second.second, w.end)};
         }
+        std::vector<double> ends;
+        for (const auto& [sm, s] : span) ends.push_back(double(s.second - s.first));
         c.add("warps", k, "iter_cycles_p10", Lifetimes::quantile(per, 0.1), "cycles");
         c.add("warps", k, "iter_cycles_med", Lifetimes::quantile(per, 0.5), "cycles");
         c.add("warps", k, "iter_cycles_p90", Lifetimes::quantile(per, 0.9), "cycles");
         c.add("warps", k, "iter_cycles_max", Lifetimes::quantile(per, 1.0), "cycles");
-        c.add("warps", k, "end_max_med_over_sms", double(s.cycles), "cycles");
+        c.add("warps", k, "end_max_med_over_sms", Lifetimes::quantile(ends, 0.5), "cycles");
         if (!lo.empty() && !hi.empty())
             c.add("warps", k, "low_slots_over_high", Lifetimes::quantile(lo, 0.5) / Lifetimes::quantile(hi, 0.5), "x");
     }
