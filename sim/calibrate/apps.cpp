@@ -156,6 +156,9 @@ void local_memory(Context& c) {
 // distributor is shared). Per warp the cycles per iteration of its chains ((end - first issue) / len:
 // the CUDA reads clock64 around the chains), their quantiles, the median over SMs of each SM's last
 // end after its first start, and the median of the warps in slots 0-15 over those in 16-31.
+// Iterations of turnover.cu's block b (its block_len).
+uint32_t turnover_len(uint32_t b) { return 4u + ((b * 40503u) >> 4) % 125u; }
+
 void turnover(Context& c) {
     struct Mix {
         const char* name;
@@ -175,18 +178,19 @@ void turnover(Context& c) {
         Lifetimes l;
         t.run(c.h200(), {"ilp=" + std::to_string(m.ilp)}, &l);
         std::vector<double> per, lo, hi;
-        std::map<uint32_t, std::pair<uint64_t, uint64_t>> span;  // SM -> first begin, last end
         const uint32_t warps_per_block = m.block / 32;
         for (const auto& [id, w] : l.warps()) {
             const uint32_t b = uint32_t(id / warps_per_block);
-            const double cyc = double(w.end - w.begin()) / double(4u + ((b * 40503u) >> 4) % 125u);
+            const double cyc = double(w.end - w.begin()) / double(turnover_len(b));
             per.push_back(cyc);
             (w.slot < 16 ? lo : hi).push_back(cyc);
-            auto [it, fresh] = span.try_emplace(w.sm, w.begin(), w.end);
-            if (!fresh) it->second = {std::min(it->second.first, w.begin()), std::max(it->second.second, w.end)};
         }
-        std::vector<double> ends;
-        for (const auto& [sm, s] : span) ends.push_back(double(s.second - s.first));
+        std::vector<double> ends;  // each SM's last end after its first begin
+        for (const auto& [sm, v] : l.ends_by_sm()) {
+            double last = 0;
+            for (const auto& e : v) last = std::max(last, e.second);
+            ends.push_back(last);
+        }
         c.add("warps", k, "iter_cycles_p10", Lifetimes::quantile(per, 0.1), "cycles");
         c.add("warps", k, "iter_cycles_med", Lifetimes::quantile(per, 0.5), "cycles");
         c.add("warps", k, "iter_cycles_p90", Lifetimes::quantile(per, 0.9), "cycles");

@@ -16,7 +16,7 @@ namespace simt::calib {
 class Lifetimes : public simt::timing::Observer {
 public:
     struct Warp {
-        uint64_t start = 0, end = 0;
+        uint64_t end = 0;
         uint32_t sm = 0, slot = 0;
         uint64_t launched = 0;   // its first instruction may issue (after the block's launch latency)
         uint64_t first_issue = 0;  // its first instruction issued + 1 (0: none yet)
@@ -25,7 +25,7 @@ public:
         uint64_t begin() const { return first_issue ? first_issue - 1 : launched; }
     };
     void on_warp_dispatched(uint64_t cycle, const simt::timing::WarpId& id) override {
-        warps_[id.warp] = Warp{cycle, cycle, id.sm, id.slot};
+        warps_[id.warp] = Warp{cycle, id.sm, id.slot};
     }
     void on_warp_launched(uint64_t cycle, const simt::timing::WarpId& id) override { warps_[id.warp].launched = cycle; }
     void on_warp_retired(uint64_t cycle, const simt::timing::WarpId& id) override { warps_[id.warp].end = cycle; }
