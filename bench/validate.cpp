@@ -169,7 +169,8 @@ int run(Options o) {
                       root + "/calib/results/l1pipe/calib_h100_l1pipe.csv",
                       root + "/calib/results/l2write/calib_h200_l2write.csv",
                       root + "/calib/results/mlp/calib_h200_mlp.csv",
-                      root + "/calib/results/turnover/calib_h100_turnover.csv"};
+                      root + "/calib/results/turnover/calib_h200_turnover.csv",
+                      root + "/calib/results/wbmix/calib_h200_wbmix.csv"};
     Context c;
     c.root = root;
     for (const auto& m : o.measured) c.hw.read(m);

@@ -12,3 +12,9 @@ echo "kernel,parameter,value,unit,notes" > $OUT/calib_turnover.csv
 devbin/turnover $OUT/turnover_warps.csv >> $OUT/calib_turnover.csv 2>>$L
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem --format=csv,noheader >> $OUT/clocks_turnover.txt 2>>$L
 cuobjdump -sass devbin/turnover > $OUT/turnover.sm_90.sass 2>>$L || echo "no cuobjdump" >> $L
+# Nsight Compute on the same kernels: how many warps an SM holds (sm__warps_active) against how many
+# the clock64 spans show running, and the warp states while blocks turn over.
+N=$OUT/ncu_turnover.csv
+M=sm__warps_active.avg.per_cycle_active,sm__ctas_launched.sum,sm__cycles_active.avg,sm__warps_launched.sum,smsp__issue_active.avg.per_cycle_active,gpu__time_duration.sum
+timeout 300 ncu --clock-control none --csv --page raw -k regex:turnover --section Occupancy --section WarpStateStats \
+  --section SchedulerStats --metrics $M devbin/turnover > $N 2>>$L || echo "FAILED ncu turnover" >> $L

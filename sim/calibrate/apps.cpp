@@ -151,10 +151,10 @@ void local_memory(Context& c) {
     }
 }
 
-// Blocks that come and go (calib/kernels/turnover.cu; measured on an H100, whose SMs, schedulers and
-// block distributor are the H200's): the whole grid of the CUDA's 6 waves on the whole GPU (the
-// distributor is shared). Per warp the cycles per iteration of its chains ((end - first issue) / len:
-// the CUDA reads clock64 around the chains), their quantiles, the median over SMs of each SM's last
+// Blocks that come and go (calib/kernels/turnover.cu, measured on the H200 and an H100 alike): the
+// whole grid of the CUDA's 6 waves on the whole GPU (the distributor is shared). Per warp the cycles
+// per iteration of its chains (between the twin's two %clock64 reads, where the CUDA's are, over
+// len), their quantiles, the median over SMs of each SM's last
 // end after its first start, and the median of the warps in slots 0-15 over those in 16-31.
 // Iterations of turnover.cu's block b (its block_len).
 uint32_t turnover_len(uint32_t b) { return 4u + ((b * 40503u) >> 4) % 125u; }
@@ -175,13 +175,13 @@ void turnover(Context& c) {
         Trace t(c.trace("turnover"));
         set_launch(t, m.blocks_per_sm * c.h200().sm.count * 6, m.block);
         t.program.shared_bytes = m.shared;
-        Lifetimes l;
+        Lifetimes l(t.program);  // the twin reads %clock64 where the CUDA does
         t.run(c.h200(), {"ilp=" + std::to_string(m.ilp)}, &l);
         std::vector<double> per, lo, hi;
         const uint32_t warps_per_block = m.block / 32;
         for (const auto& [id, w] : l.warps()) {
             const uint32_t b = uint32_t(id / warps_per_block);
-            const double cyc = double(w.end - w.begin()) / double(turnover_len(b));
+            const double cyc = double(w.end() - w.begin()) / double(turnover_len(b));
             per.push_back(cyc);
             (w.slot < 16 ? lo : hi).push_back(cyc);
         }
