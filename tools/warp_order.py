@@ -5,7 +5,8 @@
     tools/warp_order.py --set scheduler.policy=gtb        # another policy (any --set of simt-sim)
     tools/warp_order.py --mix dep_2x1024 --plot order.png # one mix, per warp, as a picture
 
-calib/kernels/warporder.cu ran 16 mixes on the H200 (calib/results/warporder/warporder.csv: per
+calib/kernels/warporder.cu ran 16 mixes on the H200 (calib/results/warporder/warporder.csv, and the
+small blocks' mixes in warporder_small_blocks.csv where measured: per
 warp of SMs 0-3 the clock64 at its start, after each quarter of its 64 iterations, at the end of
 its chains and after its last instructions). Each mix's compiled kernel is imported
 (calib/sass/wo_MIX.launch.isa) and run on one SM; the issue cycles of its six clock reads
@@ -26,6 +27,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HW = os.path.join(ROOT, "calib/results/warporder/warporder.csv")
+# Later runs of more mixes (the same columns), read after HW where present.
+HW_MORE = [os.path.join(ROOT, "calib/results/warporder/warporder_small_blocks.csv")]
 TIMES = ("t0", "q1", "q2", "q3", "t1", "tail")
 
 
@@ -37,12 +40,13 @@ def fail(msg):
 def hardware():
     """mix -> [per SM: {(sub-partition, rank): [6 times]}]."""
     by = collections.defaultdict(lambda: collections.defaultdict(list))
-    with open(HW, newline="") as f:
-        for line, r in enumerate(csv.DictReader(f), start=2):
-            try:
-                by[r["mix"]][int(r["sm"])].append((int(r["block"]), int(r["warp_in_block"]), [int(r[k]) for k in TIMES]))
-            except (KeyError, ValueError):
-                fail(f"{HW}:{line}: expected mix,sm,block,warp_in_block,hwwarp,{','.join(TIMES)} with integer values")
+    for path in [HW] + [p for p in HW_MORE if os.path.exists(p)]:
+        with open(path, newline="") as f:
+            for line, r in enumerate(csv.DictReader(f), start=2):
+                try:
+                    by[r["mix"]][int(r["sm"])].append((int(r["block"]), int(r["warp_in_block"]), [int(r[k]) for k in TIMES]))
+                except (KeyError, ValueError):
+                    fail(f"{path}:{line}: expected mix,sm,block,warp_in_block,hwwarp,{','.join(TIMES)} with integer values")
     out = {}
     for mix, sms in by.items():
         per = []

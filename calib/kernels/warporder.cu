@@ -7,8 +7,14 @@
 // (mix,sm,block,warp_in_block,hwwarp,t0,q1,q2,q3,t1,tail; times from the SM's first t0 in the
 // mix; tail: after the chains' sum, the warp's last instructions),
 // for the scheduler-policy comparison of simt-sim (calib/README.md, issue 6 item 6).
+// With an argument, only the mixes whose name contains it (`warporder x32`: the one-warp blocks).
+// The mixes of small blocks (32 one-warp blocks, 16 of two warps, 8 of four per SM, all resident at
+// once) ask where the block seniority of the big blocks starts: turnover.cu's one-warp blocks share
+// the issue slots about evenly (calib/README.md, twenty-fifth pass).
 // Leaves out: memory; the mixes with loads are apps.cu's order_mix.
 #include "common.cuh"
+
+#include <cstring>
 
 using OrderRec = ClockRec<6>;
 
@@ -67,7 +73,8 @@ static void print_warps(const char* mix, const std::vector<OrderRec>& h) {
   }
 }
 
-int main() {
+int main(int argc, char** argv) {
+  const char* only = argc > 1 ? argv[1] : nullptr;
   cudaDeviceProp p = props();
   const int sms = p.multiProcessorCount, iters = 64;
   fprintf(stderr, "warporder: %s, %d SMs\n", p.name, sms);
@@ -82,6 +89,9 @@ int main() {
       {"smsp_ilp8_dep_1x1024", order_chains<8, 1, 4>, 1, 1024},
       {"smsp_dep_ilp8_2x1024", order_chains<1, 8, 4>, 2, 1024},
       {"smsp_ilp2_ilp8_1x1024", order_chains<2, 8, 4>, 1, 1024},
+      {"dep_32x32", order_chains<1, 1>, 32, 32},    {"ilp4_32x32", order_chains<4, 4>, 32, 32},
+      {"ilp8_32x32", order_chains<8, 8>, 32, 32},   {"ilp4_16x64", order_chains<4, 4>, 16, 64},
+      {"ilp8_16x64", order_chains<8, 8>, 16, 64},   {"ilp4_8x128", order_chains<4, 4>, 8, 128},
   };
   OrderRec* rec;
   float* out;
@@ -89,6 +99,7 @@ int main() {
   CK(cudaMalloc(&out, 4096 * sizeof(float)));
   printf("mix,sm,block,warp_in_block,hwwarp,t0,q1,q2,q3,t1,tail\n");
   for (const Mix& m : mixes) {
+    if (only && !strstr(m.name, only)) continue;
     const int grid = m.blocks_per_sm * sms, nw = grid * m.threads / 32;
     m.kernel<<<grid, m.threads>>>(iters, out, rec);  // warm-up
     CK(cudaDeviceSynchronize());
