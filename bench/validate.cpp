@@ -181,6 +181,7 @@ int run(Options o) {
                      c.hw.device().c_str(), c.cfg.full.name.c_str());
     read_ncu_states(c, root + "/calib/results/ncu_h200_ext_states.csv");
     read_ncu_states(c, root + "/calib/results/dispatch/ncu_h200_dispatch_states.csv");
+    read_ncu_states(c, root + "/calib/results/turnover/ncu_h200_turnover_states.csv");
     run_groups(c, o.only);
     if (o.sass) {
         Context imported;

@@ -29,17 +29,21 @@ LABELS = {
     "transpose_tiled<0>": ["transpose_tiled"],
     "transpose_tiled<1>": ["transpose_tiled_pad"],
     "recurse": ["recurse.d8", "recurse.d32"],
+    # turnover.cu (probe_turnover.sh's ncu run): five launches a mix (a warm one, three timed, the
+    # recorded one), alike within 0.01 per state; the last one's row is the one validate keeps.
+    "turnover<1>": ["turnover_dep_1w"] * 5 + ["turnover_dep_4w"] * 5 + ["turnover_dep_1w_half"] * 5,
+    "turnover<4>": ["turnover_ilp4_1w"] * 5,
 }
 
 
 def launches(path):
     rows = list(csv.reader(open(path)))
-    hdr = None
+    hdr, at = None, 1  # calib/run.sh's files carry a program column before ncu's "ID"; ncu's own do not
     for r in rows:
-        if len(r) > 5 and r[1] == "ID":
-            hdr = r
+        if len(r) > 5 and "ID" in r[:2]:
+            hdr, at = r, r.index("ID")
             continue
-        if hdr is None or len(r) != len(hdr) or not r[1].isdigit():
+        if hdr is None or len(r) != len(hdr) or not r[at].isdigit():
             continue
         yield dict(zip(hdr, r))
 

@@ -176,7 +176,7 @@ void turnover(Context& c) {
         set_launch(t, m.blocks_per_sm * c.h200().sm.count * 6, m.block);
         t.program.shared_bytes = m.shared;
         Lifetimes l(t.program);  // the twin reads %clock64 where the CUDA does
-        t.run(c.h200(), {"ilp=" + std::to_string(m.ilp)}, &l);
+        const Stats s = t.run(c.h200(), {"ilp=" + std::to_string(m.ilp)}, &l);
         std::vector<double> per, lo, hi;
         const uint32_t warps_per_block = m.block / 32;
         for (const auto& [id, w] : l.warps()) {
@@ -196,6 +196,7 @@ void turnover(Context& c) {
         c.add("warps", k, "iter_cycles_p90", Lifetimes::quantile(per, 0.9), "cycles");
         c.add("warps", k, "iter_cycles_max", Lifetimes::quantile(per, 1.0), "cycles");
         c.add("warps", k, "end_max_med_over_sms", Lifetimes::quantile(ends, 0.5), "cycles");
+        compare_states(c, k, s);
         if (!lo.empty() && !hi.empty())
             c.add("warps", k, "low_slots_over_high", Lifetimes::quantile(lo, 0.5) / Lifetimes::quantile(hi, 0.5), "x");
     }
