@@ -379,6 +379,8 @@ TEST_CASE("config: impossible values name the key, its line and the rule", "[con
         {"  int_div_dividend_latency: 70", "  int_div_dividend_latency: 131", "", "pipes.int_div_dividend_latency",
          "at most pipes.int_div_latency (130)"},
         {"  s2r_latency: 24", "  s2r_latency: 0", "", "pipes.s2r_latency", "expected an integer in [1, "},
+        {"  branch_resolve_cycles: 3", "  branch_resolve_cycles: 11", "", "pipes.branch_resolve_cycles",
+         "at most pipes.branch.latency (10)"},
         {"    open_write_rows: 262144", "    open_write_rows: 0", "  dram:", "memory.dram.open_write_rows",
          "expected an integer in [1, 16777216], got 0"},
         {"  sector_bytes: 32", "  sector_bytes: 24", "", "memory.sector_bytes", "power of two"},

@@ -260,6 +260,17 @@ TEST_CASE("timing: a taken branch costs branch latency before its target issues"
     CHECK(r.stats.stall_cycles[int(StallReason::BranchResolving)] == 5);
 }
 
+TEST_CASE("timing: a taken branch resolves, then fetches its target (pipes.branch_resolve_cycles)", "[timing]") {
+    GpuConfig c = small_config();  // branch latency 6
+    c.pipes.branch_resolve_cycles = 2;
+    Recorder rec;
+    auto r = run(one_warp("bra next\nnop\nnext:\nnop\n"), c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 2) == std::vector<uint64_t>{6});  // the same time as without the split
+    // Cycles 1..5 wait: cycle 1 resolving (the branch at 0 + 2), cycles 2..5 fetching (6 - 2 = 4).
+    CHECK(r.stats.stall_cycles[int(StallReason::BranchResolving)] == 1);
+    CHECK(r.stats.stall_cycles[int(StallReason::NoInstruction)] == 4);
+}
+
 TEST_CASE("timing: with branch stall counts a branch waits for the warp's fixed-latency results", "[timing]") {
     GpuConfig c = small_config();  // fma latency 4, branch latency 6
     const std::string src = one_warp("ffma r1, r0, r0, r0\nbra next\nnop\nnext:\nnop\n");

@@ -65,7 +65,7 @@ const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_c
                                "read_ahead"};
 const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd", "uniform",
                             "int_div_instructions", "int_div_mufu_instructions", "int_div_latency", "int_div_dividend_latency",
-                            "s2r_latency", "branch_waits_fixed", "sass_stall_counts"};
+                            "branch_resolve_cycles", "s2r_latency", "branch_waits_fixed", "sass_stall_counts"};
 const KeyList kPipeKeys = {"lanes", "interval", "latency", "handoff", "datapaths"};
 constexpr size_t kMaxDatapaths = 16;
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks", "shared_conflict_latency", "shared_return_bytes",
@@ -215,6 +215,7 @@ GpuConfig::Pipes read_pipes(const Section& s) {
         pipes.int_div_dividend_latency = s.u32("int_div_dividend_latency", 1, kMaxLatency);
     pipes.s2r_latency = s.u32("s2r_latency", 1, kMaxLatency);
     pipes.branch_waits_fixed = s.boolean("branch_waits_fixed");
+    if (s.has("branch_resolve_cycles")) pipes.branch_resolve_cycles = s.u32("branch_resolve_cycles", 1, kMaxLatency);
     pipes.sass_stall_counts = s.boolean("sass_stall_counts");
     return pipes;
 }
@@ -459,6 +460,9 @@ void check_pipes(const Reader& r, const GpuConfig::Pipes& p) {
     require(r, p.int_div_dividend_latency <= p.int_div_latency, "pipes.int_div_dividend_latency",
             "expected at most " + ref(r, "pipes.int_div_latency", p.int_div_latency) +
                 " (the dividend's part of the sequence); got " + num(p.int_div_dividend_latency));
+    require(r, p.branch_resolve_cycles <= p.branch.latency, "pipes.branch_resolve_cycles",
+            "expected at most " + ref(r, "pipes.branch.latency", p.branch.latency) +
+                " (the resolving part of a taken branch's latency); got " + num(p.branch_resolve_cycles));
 }
 
 void check_cache(const Reader& r, const CacheSpec& c, const std::string& base, uint32_t sector) {

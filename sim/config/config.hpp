@@ -95,6 +95,9 @@ struct GpuConfig {
         uint32_t s2r_latency = 4;           // a special register's read (S2R, S2UR: `mov rD, %tid.x`): variable
                                             // latency, its reader waits through the scoreboard
         bool branch_waits_fixed = false;    // a branch waits for the warp's fixed-latency results (stall counts)
+        uint32_t branch_resolve_cycles = 0; // of a taken branch's branch.latency, the first cycles (branch_resolving:
+                                            // the target computed); the rest is the fetch at the target
+                                            // (no_instruction). 0 in the file: the whole latency
         bool sass_stall_counts = false;     // an imported SASS instruction holds the warp for its stall count
     } pipes;
 

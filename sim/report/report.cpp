@@ -29,7 +29,7 @@ const char* stall_meaning(StallReason r) {
         case StallReason::TexThrottle: return "waiting for a free entry in the TEX queue";
         case StallReason::Barrier: return "waiting for sibling warps at a block barrier";
         case StallReason::BranchResolving: return "waiting for a branch target to be computed and the PC updated";
-        case StallReason::NoInstruction: return "waiting for instructions (warp just launched)";
+        case StallReason::NoInstruction: return "waiting for instructions (warp just launched, or a taken branch's target fetched)";
         case StallReason::DispatchStall: return "selected, but held by the dispatcher (register bank conflict)";
         case StallReason::Drain: return "after exit, waiting for memory to drain";
         case StallReason::Sleeping: return "asleep (nanosleep, yield)";
@@ -65,7 +65,8 @@ const char* stall_hint(StallReason r) {
         case StallReason::DispatchStall:
             return "register bank conflicts: sources of one instruction share a bank";
         case StallReason::NoInstruction:
-            return "many short blocks: warps wait to start; give each block more work";
+            return "warps wait to start (many short blocks: give each block more work) or for a taken branch's "
+                   "target (short loops: unroll them)";
         case StallReason::NotSelected:
             return "more eligible warps than issue slots: the schedulers are the limit (healthy)";
         case StallReason::Drain: return "exited warps wait for their stores to complete";

@@ -167,8 +167,15 @@ void Sm::reevaluate_stages(TWarp& w, uint64_t t) {
         block(w, StallReason::NoInstruction, w.launch_ready, t);
         t = w.launch_ready;
     }
-    if (t < w.branch_ready) {
-        block(w, StallReason::BranchResolving, w.branch_ready, t);
+    if (t < w.branch_ready) {  // the target computed, then fetched (pipes.branch_resolve_cycles)
+        const auto& pipes = ctx_.cfg.pipes;
+        const uint32_t fetch = pipes.branch_resolve_cycles ? pipes.branch.latency - pipes.branch_resolve_cycles : 0;
+        const uint64_t resolved = w.branch_ready > fetch ? w.branch_ready - fetch : 0;
+        if (t < resolved) {
+            block(w, StallReason::BranchResolving, resolved, t);
+            t = resolved;
+        }
+        block(w, StallReason::NoInstruction, w.branch_ready, t);
         t = w.branch_ready;
     }
     if (t < w.sleep_until) {

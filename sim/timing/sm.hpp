@@ -98,7 +98,8 @@ public:
     // A blocked warp's wake time came: its next blocked states, or it becomes a
     // candidate (its state at t is then set by the scheduler), or it retires.
     // Until it issues, its stages (no_instruction until launch_ready, then
-    // branch_resolving until branch_ready, sleeping until sleep_until, then operand_why until
+    // branch_resolving, then no_instruction (pipes.branch_resolve_cycles) until branch_ready,
+    // sleeping until sleep_until, then operand_why until
     // operand_ready) cannot change, so they are logged at once and it wakes
     // at the end of the last one; except that it wakes when a long_scoreboard
     // stage starts, which a policy sees (WarpView::long_wait).
