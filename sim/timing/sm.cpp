@@ -15,6 +15,8 @@ Sm::Sm(uint32_t index, Context& ctx, const SmShare& share)
     : index_(index), ctx_(ctx), share_(share), res_(ctx.cfg.sm, ctx.footprint),
       branch_waits_fixed_(ctx.cfg.pipes.branch_waits_fixed), sass_stall_counts_(ctx.cfg.pipes.sass_stall_counts),
       interleave_paths_(ctx.cfg.scheduler.interleave_paths),
+      branch_fetch_(ctx.cfg.pipes.branch_resolve_cycles
+                        ? ctx.cfg.pipes.branch.latency - ctx.cfg.pipes.branch_resolve_cycles : 0),
       drain_acks_(ctx.cfg.memory.stores.drain_acks),
       slots_(ctx.cfg.sm.max_warps), scoreboards_(ctx.cfg.sm.max_warps), code_(ctx.code.data()),
       cost_(ctx.cost.data()), lsu_(index, ctx, share) {
@@ -167,16 +169,16 @@ void Sm::reevaluate_stages(TWarp& w, uint64_t t) {
         block(w, StallReason::NoInstruction, w.launch_ready, t);
         t = w.launch_ready;
     }
-    if (t < w.branch_ready) {  // the target computed, then fetched (pipes.branch_resolve_cycles)
-        const auto& pipes = ctx_.cfg.pipes;
-        const uint32_t fetch = pipes.branch_resolve_cycles ? pipes.branch.latency - pipes.branch_resolve_cycles : 0;
-        const uint64_t resolved = w.branch_ready > fetch ? w.branch_ready - fetch : 0;
+    if (t < w.branch_ready) {  // the target computed, then fetched (branch_ready = issue + latency >= the fetch)
+        const uint64_t resolved = w.branch_ready - branch_fetch_;
         if (t < resolved) {
             block(w, StallReason::BranchResolving, resolved, t);
             t = resolved;
         }
-        block(w, StallReason::NoInstruction, w.branch_ready, t);
-        t = w.branch_ready;
+        if (t < w.branch_ready) {
+            block(w, StallReason::NoInstruction, w.branch_ready, t);
+            t = w.branch_ready;
+        }
     }
     if (t < w.sleep_until) {
         block(w, StallReason::Sleeping, w.sleep_until, t);

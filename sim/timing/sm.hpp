@@ -169,6 +169,8 @@ private:
     bool branch_waits_fixed_;                     // pipes.branch_waits_fixed (stall_counts.hpp), kept at hand
     bool sass_stall_counts_;                      // pipes.sass_stall_counts (stall_counts.hpp)
     bool interleave_paths_;                       // scheduler.interleave_paths
+    uint32_t branch_fetch_;                       // of a taken branch's latency, the cycles after it resolves
+                                                  // (no_instruction; pipes.branch_resolve_cycles, 0 when absent)
     bool drain_acks_;                             // memory.stores.drain_acks: a warp drains until its stores' acks
     uint64_t last_ack_ = 0;                       // the latest completion of a memory request issued here
     std::vector<TWarp> slots_;                    // max_warps, fixed addresses
