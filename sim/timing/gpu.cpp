@@ -135,7 +135,7 @@ private:
                                             [&] { return next_block_ < total_blocks_ && sm.fits(); },
                                             [&] { return ahead_.budget_far(ctx_.exec.warp_instructions(),
                                                                            ctx_.exec.budget()); },
-                                            [](uint64_t) {})
+                                            [](uint64_t) { return true; })
                                : sms_[i]->next_event();
     }
 

@@ -42,10 +42,17 @@ bool AheadTasks::claim(size_t i) {
     return slots_[i].state.compare_exchange_strong(q, kRunning, std::memory_order_acq_rel);
 }
 
-void AheadTasks::execute(size_t i) {
+void AheadTasks::execute(size_t i, uint64_t need) {
     Slot& s = slots_[i];
-    s.next = ahead_(i, [&s](uint64_t p) { s.progress.store(p, std::memory_order_release); });
+    s.next = ahead_(i, [&](uint64_t p) {
+        s.progress.store(p, std::memory_order_release);
+        return need == kNoStop || p <= need || !worker_idle();
+    });
     s.state.store(kDone, std::memory_order_release);
+}
+
+bool AheadTasks::worker_idle() const {
+    return spinning_.load(std::memory_order_relaxed) + sleepers_.load(std::memory_order_relaxed) > 0;
 }
 
 bool AheadTasks::take(size_t& i) {
@@ -60,25 +67,26 @@ bool AheadTasks::take(size_t& i) {
     }
 }
 
-bool AheadTasks::run_one() {
+bool AheadTasks::run_one(uint64_t need) {
     size_t i;
     if (!take(i)) return false;
-    execute(i);
+    execute(i, need);
     return true;
 }
 
-void AheadTasks::help(size_t i) {
+// (Another SM than the one waited for: `need` 0, it may stop after any tick.)
+void AheadTasks::help(size_t i, uint64_t need) {
     const bool queued = slots_[i].state.load(std::memory_order_relaxed) == kQueued;
     if (queued && spinning_.load(std::memory_order_seq_cst)) relax();  // a worker is about to take one
-    else if (claim(i)) execute(i);
-    else if (!run_one()) relax();
+    else if (claim(i)) execute(i, need);
+    else if (!run_one(0)) relax();
 }
 
 void AheadTasks::loop() {
     for (;;) {
         const uint32_t seen = posted_.load(std::memory_order_seq_cst);
         if (stop_.load(std::memory_order_relaxed)) return;
-        if (run_one()) continue;
+        if (run_one(kNoStop)) continue;
         spinning_.fetch_add(1, std::memory_order_seq_cst);
         int k = 0;
         while (k < kSpins && posted_.load(std::memory_order_relaxed) == seen) {
@@ -88,7 +96,7 @@ void AheadTasks::loop() {
         size_t i = 0;
         const bool got = k < kSpins && take(i);  // (claimed before the top loop stops leaving it)
         spinning_.fetch_sub(1, std::memory_order_seq_cst);
-        if (got) execute(i);
+        if (got) execute(i, kNoStop);
         if (k < kSpins) continue;
         sleepers_.fetch_add(1, std::memory_order_seq_cst);
         if (posted_.load(std::memory_order_seq_cst) == seen) posted_.wait(seen, std::memory_order_seq_cst);

@@ -133,13 +133,13 @@ uint64_t ParallelRun::next_cycle(std::vector<uint64_t>& next, uint64_t bound) {
         }
         auto behind = std::find_if(out_.begin(), out_.end(), [&](uint32_t i) { return tasks_->progress(i) <= t; });
         if (behind == out_.end()) return t;
-        tasks_->help(*behind);
+        tasks_->help(*behind, t);
     }
 }
 
 void ParallelRun::wait_all(std::vector<uint64_t>& next) {
     for (uint32_t i : out_) {
-        while (!tasks_->done(i)) tasks_->help(i);
+        while (!tasks_->done(i)) tasks_->help(i, kNever);
         take_back(i, next);
     }
     out_.clear();
