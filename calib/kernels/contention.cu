@@ -258,6 +258,16 @@ int main() {
       double ms2 = time_ms([&] { recurse<<<blocks, tpb>>>(depth, KR, out); }, REPS, WARM);
       n = fmt("kernel=recurse;recursive call depth %d (odd lanes one deeper: divergent);K=%d;%d x %d", depth, KR, blocks, tpb);
       row("recurse", fmt("d%d_ms", depth), ms2, "ms", n);
+      // CALIB_RECURSE_KS=2,4: the same at other call counts (the twin's validate points: what one
+      // more call costs, and under ncu what it writes to DRAM; kernels/probe_recurse.sh).
+      if (const char* ks = getenv("CALIB_RECURSE_KS"))
+        for (const char* c = ks; *c; c += *c == ',') {
+          const int k = int(strtol(c, const_cast<char**>(&c), 10));
+          if (k <= 0) break;
+          double msk = time_ms([&] { recurse<<<blocks, tpb>>>(depth, k, out); }, REPS, WARM);
+          n = fmt("kernel=recurse;depth %d;K=%d;%d x %d", depth, k, blocks, tpb);
+          row("recurse", fmt("d%d_ms_K%d", depth, k), msk, "ms", n);
+        }
     }
   }
   fprintf(stderr, "contention: done\n");
