@@ -245,6 +245,18 @@ inline void warp_rows(const std::string& kernel, const std::string& prefix, cons
   row(kernel, prefix + "end_p90", d.end_p90 / per, "cycles", notes);
   row(kernel, prefix + "end_max", d.end_max / per, "cycles", notes);
 }
+// A comma-separated list of positive counts in environment variable `name` ("16,32,64"), up to the
+// first that is not one; none when unset.
+inline std::vector<int> env_counts(const char* name) {
+  std::vector<int> out;
+  const char* s = getenv(name);
+  for (const char* c = s ? s : ""; *c; c += *c == ',') {
+    const int k = int(strtol(c, const_cast<char**>(&c), 10));
+    if (k <= 0) break;
+    out.push_back(k);
+  }
+  return out;
+}
 // CALIB_NCU=1: every kernel launched once (no warm-up, one repetition), for Nsight Compute.
 inline bool ncu_mode() { return getenv("CALIB_NCU") != nullptr; }
 inline int reps_or_1(int reps) { return ncu_mode() ? 1 : reps; }

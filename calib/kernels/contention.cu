@@ -245,14 +245,11 @@ int main() {
     row("local_spill", "ms", ms, "ms", n);
     row("local_spill", "ps_per_step", ms * 1e9 / (threads * K), "ps", n);
     // CALIB_LOCAL_KS=16,32,...: the same at other step counts (is the time linear in K?).
-    if (const char* ks = getenv("CALIB_LOCAL_KS"))
-      for (const char* c = ks; *c; c += *c == ',') {
-        const int k = int(strtol(c, const_cast<char**>(&c), 10));
-        if (k <= 0) break;
-        double msk = time_ms([&] { local_spill<<<blocks, tpb>>>(big, k, out); }, REPS, WARM);
-        n = fmt("kernel=local_spill;K=%d;%d x %d", k, blocks, tpb);
-        row("local_spill", fmt("ms_K%d", k), msk, "ms", n);
-      }
+    for (int k : env_counts("CALIB_LOCAL_KS")) {
+      double msk = time_ms([&] { local_spill<<<blocks, tpb>>>(big, k, out); }, REPS, WARM);
+      n = fmt("kernel=local_spill;K=%d;%d x %d", k, blocks, tpb);
+      row("local_spill", fmt("ms_K%d", k), msk, "ms", n);
+    }
     for (int depth : {8, 32}) {
       const int KR = 16;
       double ms2 = time_ms([&] { recurse<<<blocks, tpb>>>(depth, KR, out); }, REPS, WARM);
@@ -260,14 +257,11 @@ int main() {
       row("recurse", fmt("d%d_ms", depth), ms2, "ms", n);
       // CALIB_RECURSE_KS=2,4: the same at other call counts (the twin's validate points: what one
       // more call costs, and under ncu what it writes to DRAM; kernels/probe_recurse.sh).
-      if (const char* ks = getenv("CALIB_RECURSE_KS"))
-        for (const char* c = ks; *c; c += *c == ',') {
-          const int k = int(strtol(c, const_cast<char**>(&c), 10));
-          if (k <= 0) break;
-          double msk = time_ms([&] { recurse<<<blocks, tpb>>>(depth, k, out); }, REPS, WARM);
-          n = fmt("kernel=recurse;depth %d;K=%d;%d x %d", depth, k, blocks, tpb);
-          row("recurse", fmt("d%d_ms_K%d", depth, k), msk, "ms", n);
-        }
+      for (int k : env_counts("CALIB_RECURSE_KS")) {
+        double msk = time_ms([&] { recurse<<<blocks, tpb>>>(depth, k, out); }, REPS, WARM);
+        n = fmt("kernel=recurse;depth %d;K=%d;%d x %d", depth, k, blocks, tpb);
+        row("recurse", fmt("d%d_ms_K%d", depth, k), msk, "ms", n);
+      }
     }
   }
   fprintf(stderr, "contention: done\n");

@@ -97,7 +97,7 @@ struct GpuConfig {
         bool branch_waits_fixed = false;    // a branch waits for the warp's fixed-latency results (stall counts)
         uint32_t branch_resolve_cycles = 0; // of a taken branch's branch.latency, the first cycles (branch_resolving:
                                             // the target computed); the rest is the fetch at the target
-                                            // (no_instruction). 0 in the file: the whole latency
+                                            // (no_instruction). Absent from the file (0): the whole latency
         bool sass_stall_counts = false;     // an imported SASS instruction holds the warp for its stall count
     } pipes;
 

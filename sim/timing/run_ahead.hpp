@@ -68,7 +68,8 @@ public:
     // budget_far(): as above, for the steps counted so far. Ticks it at its next events
     // before t + kWindow while it stays local; returns its next event (the cycle of a kept
     // error: fault()). publish(p) after each tick: every cycle before p is ticked, and the
-    // next event is p or later; it returns false to stop there (any tick may be the last). Touches only sm and its lane: SMs may run ahead on several threads.
+    // next event is p or later; it returns false to stop there (any tick may be the last).
+    // Touches only sm and its lane: SMs may run ahead on several threads.
     template <class MayReceive, class BudgetFar, class Publish>
     uint64_t run(Sm& sm, uint32_t i, uint64_t t, MayReceive may_receive, BudgetFar budget_far, Publish publish) {
         uint64_t next = sm.next_event(), last = 0;

@@ -46,7 +46,7 @@ void AheadTasks::execute(size_t i, uint64_t need) {
     Slot& s = slots_[i];
     s.next = ahead_(i, [&](uint64_t p) {
         s.progress.store(p, std::memory_order_release);
-        return need == kNoStop || p <= need || !worker_idle();
+        return p <= need || !worker_idle();  // (kNoStop: always on)
     });
     s.state.store(kDone, std::memory_order_release);
 }
