@@ -6,7 +6,14 @@
 //    hop); each hop waits for the slowest lane: against single's mean, the cost of N lines.
 // Spans: 16 MB warmed in L2 (ld.cg), 1 GB cold lines (each line visited once: DRAM).
 // Leaves out: load from other SMs (an idle GPU: this is the unloaded spread).
+// `latdist loaded`: W = 1 .. 32 warps on one SM chase at once (each from its own ring position,
+// 1 or 32 lanes per hop, 256 hops), cold lines (DRAM, after a 256 MB flush) then the same hops warm
+// (L2): the mean cycles per hop against W tells whether one warp's 32-line request pays its second
+// miss pass (latdist's +130 cycles) when other warps' requests share the SM's miss path
+// (calib/README.md, twenty-seventh pass; calib/kernels/probe_latload.sh runs it).
 #include "common.cuh"
+
+#include <cstring>
 
 __global__ void chase_dist(const unsigned* __restrict__ buf, unsigned start, int hops, int lanes, long long* out) {
   volatile __shared__ unsigned sink[32];
@@ -20,6 +27,23 @@ __global__ void chase_dist(const unsigned* __restrict__ buf, unsigned start, int
     sink[lane] = v;  // a store of the loaded value: the warp waits for every lane's load
     long long t1 = clock64();
     if (lane == 0) out[h] = t1 - t0;
+    idx = v & ~31u;
+  }
+}
+
+// Every warp of the block chases its own ring positions; out[warp * hops + h] = cycles of hop h.
+__global__ void chase_loaded(const unsigned* __restrict__ buf, unsigned start, int hops, int lanes, long long* out) {
+  volatile __shared__ unsigned sink[1024];
+  unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  unsigned idx = start + (warp * 32u + lane) * 7919u * 32u;
+  idx = buf[(size_t)(idx % (1u << 30) / 4) & ~31u] & ~31u;
+  for (int h = 0; h < hops; ++h) {
+    long long t0 = clock64();
+    unsigned v = idx;
+    if (lane < (unsigned)lanes) v = __ldcg(buf + idx);
+    sink[threadIdx.x] = v;
+    long long t1 = clock64();
+    if (lane == 0) out[(size_t)warp * hops + h] = t1 - t0;
     idx = v & ~31u;
   }
 }
@@ -38,7 +62,40 @@ static void stats(const char* name, const char* span, std::vector<long long> v, 
   row(name, fmt("%s_mean", span), mean, "cycles", fmt("kernel=chase_dist;%d lane(s) per hop", lanes));
 }
 
-int main() {
+static void loaded(const unsigned* buf, const std::vector<unsigned>& perm) {
+  const int hops = 256;
+  long long* out;
+  unsigned char* flush;
+  const size_t flush_bytes = size_t(256) << 20;
+  CK(cudaMalloc(&out, 32 * hops * sizeof(long long)));
+  CK(cudaMalloc(&flush, flush_bytes));
+  std::vector<long long> r(32 * hops);
+  int config = 0;
+  for (int lanes : {1, 32}) {
+    for (int w : {1, 2, 4, 8, 16, 32}) {
+      const unsigned start = unsigned(perm[(size_t(++config) * 1000003u) % perm.size()] * 32);
+      for (int warm = 0; warm < 2; ++warm) {
+        if (!warm) CK(cudaMemset(flush, config, flush_bytes));  // the L2 holds the flush, not earlier hops
+        chase_loaded<<<1, 32 * w>>>(buf, start, hops, lanes, out);
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(r.data(), out, size_t(w) * hops * sizeof(long long), cudaMemcpyDeviceToHost));
+        double mean = 0;
+        for (int i = 0; i < w * hops; ++i) mean += double(r[i]);
+        mean /= double(w * hops);
+        std::vector<long long> v(r.begin(), r.begin() + w * hops);
+        std::sort(v.begin(), v.end());
+        row("lat_loaded", fmt("%s_l%d_w%d_mean", warm ? "l2warm" : "dram1GB", lanes, w), mean, "cycles",
+            fmt("kernel=chase_loaded;%d warps on one SM;%d lane(s) per hop;%d hops each", w, lanes, hops));
+        row("lat_loaded", fmt("%s_l%d_w%d_p90", warm ? "l2warm" : "dram1GB", lanes, w), double(v[v.size() * 9 / 10]),
+            "cycles", fmt("kernel=chase_loaded;%d warps on one SM;%d lane(s) per hop", w, lanes));
+      }
+    }
+  }
+  CK(cudaFree(out));
+  CK(cudaFree(flush));
+}
+
+int main(int argc, char** argv) {
   const size_t bytes = size_t(1) << 30;
   const size_t n = bytes / 4;
   std::vector<unsigned> h(n);
@@ -61,6 +118,10 @@ int main() {
   CK(cudaMalloc(&buf, bytes));
   CK(cudaMalloc(&out, hops * sizeof(long long)));
   CK(cudaMemcpy(buf, h.data(), bytes, cudaMemcpyHostToDevice));
+  if (argc > 1 && !std::strcmp(argv[1], "loaded")) {
+    loaded(buf, perm);
+    return 0;
+  }
   std::vector<long long> r(hops);
   for (int lanes : {1, 2, 4, 8, 16, 32}) {
     std::string nm = lanes == 1 ? std::string("lat_single") : fmt("lat_gather%d", lanes);
