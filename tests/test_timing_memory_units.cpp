@@ -420,6 +420,65 @@ TEST_CASE("memory units: DRAM latency spreads geometrically around the configure
     CHECK(b == a + 0);  // same request: no queueing between its pieces, same spread
 }
 
+TEST_CASE("memory units: an L2 hit's latency spreads uniformly about the configured mean", "[timing][memory]") {
+    GpuConfig c = small_config();  // L2 hit 200, one slice
+    c.memory.l2_slices.hit_spread_cycles = 64;
+    MemoryStats st;
+    L2 l2(c, st);
+    const uint64_t spl = c.memory.l2.line_bytes / c.memory.sector_bytes;
+    const int n = 4000;
+    for (int i = 0; i < n; ++i) l2.read(0, 0, uint64_t(i) * spl);  // warm n lines (misses)
+    // Isolated hits (1000 cycles apart: no queueing), one request each: 168 + [0, 64).
+    double sum = 0;
+    uint64_t lo = ~0ull, hi = 0;
+    std::map<uint64_t, int> quarter;  // 168..183, 184..199, 200..215, 216..231
+    for (int i = 0; i < n; ++i) {
+        const uint64_t t = 100000 + uint64_t(i) * 1000;
+        l2.begin_request();
+        const uint64_t lat = l2.read(0, t, uint64_t(i) * spl) - t;
+        lo = std::min(lo, lat);
+        hi = std::max(hi, lat);
+        sum += double(lat);
+        ++quarter[(lat - 168) / 16];
+    }
+    CHECK(lo == 168);
+    CHECK(hi == 231);
+    CHECK(sum / n == Approx(199.5).margin(1.0));  // the mean stays l2.hit_latency (less half a cycle)
+    for (uint64_t q = 0; q < 4; ++q) CHECK(double(quarter[q]) / n == Approx(0.25).margin(0.03));
+    // A line's sectors in one request share the draw; the same line in another request draws again.
+    l2.read(0, 8000000, 5 * spl + 1);  // (the line's second sector present too)
+    l2.begin_request();
+    const uint64_t a = l2.read(0, 9000000, 5 * spl), b = l2.read(0, 9000000, 5 * spl + 1);
+    CHECK(a == b);
+    // Off (0): every hit takes exactly the mean.
+    GpuConfig off = small_config();
+    MemoryStats s2;
+    L2 plain(off, s2);
+    plain.read(0, 0, 0);
+    CHECK(plain.read(0, 1000, 0) == 1200);
+}
+
+TEST_CASE("memory units: a request's missed lines come back one per cycle", "[timing][memory]") {
+    // One warp gathers 32 lines (L2 misses), then the same 32 lines again through ld.global.cg (L2
+    // hits, after the first gather's data: the address adds its zero). With memory.l1_miss_line_cycles
+    // 1 the last of the second gather's lines is back 31 cycles after the first, so its reader issues
+    // 31 cycles later than with every line back at once.
+    const char* src =
+        ".kernel twice\n.grid 1\n.block 32\n.regs 8\n.buffer a u32 1024 zero\n"
+        "mov r0, %tid.x\nshl r2, r0, 7\nld.global.cg r1, [a + r2]\niadd r3, r2, r1\n"
+        "ld.global.cg r4, [a + r3]\niadd r5, r4, 1\nexit\n";
+    GpuConfig c = small_config();
+    c.memory.l1_line_per_wavefront = true;
+    Recorder base, serial;
+    run(src, c, {true, &base, {}});
+    c.memory.l1_miss_line_cycles = 1;
+    run(src, c, {true, &serial, {}});
+    // pc 4: the second gather; pc 5: its reader.
+    const auto wait = [](const Recorder& r) { return r.issue_cycles(0, 5).at(0) - r.issue_cycles(0, 4).at(0); };
+    CHECK(wait(base) >= 200);  // an L2 hit
+    CHECK(wait(serial) == wait(base) + 31);
+}
+
 TEST_CASE("memory units: an L1TEX request takes a wavefront per distinct line", "[timing][memory]") {
     // kGather: each warp loads 32 floats 128 B apart (32 lines). With one line per wavefront the
     // tag stage holds warp 1 (at 16) until warp 0's 32 wavefronts end at 8 + 32 = 40.

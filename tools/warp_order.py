@@ -6,13 +6,13 @@
     tools/warp_order.py --mix dep_2x1024 --plot order.png # one mix, per warp, as a picture
 
 calib/kernels/warporder.cu ran 16 mixes on the H200 (calib/results/warporder/warporder.csv, and the
-small blocks' mixes in warporder_small_blocks.csv where measured: per
+six small blocks' mixes in warporder_small_blocks.csv, run on an H100, the same SM: per
 warp of SMs 0-3 the clock64 at its start, after each quarter of its 64 iterations, at the end of
 its chains and after its last instructions). Each mix's compiled kernel is imported
 (calib/sass/wo_MIX.launch.isa) and run on one SM; the issue cycles of its six clock reads
 (CS2R SR_CLOCKLO, from --timeline) are the simulator's times. Warps are matched by sub-partition
-(warp % 4), block order and warp index. The error of a mix is the mean over warps and the five
-later reads of |simulator - hardware| / the hardware's span (median over the 4 SMs).
+(the slot each warp takes in block order, % 4), block order and warp index. The error of a mix is
+the mean over warps and the five later reads of |simulator - hardware| / the hardware's span (median over the 4 SMs).
 
 Errors: "FILE:LINE: error: ..." or "warp_order.py: error: ..." on stderr and exit status 1.
 """
@@ -51,11 +51,13 @@ def hardware():
     for mix, sms in by.items():
         per = []
         for rows in sms.values():
-            blocks = sorted({b for b, _, _ in rows})
+            # The warps take the SM's slots in block order, as the simulator deals them (slot % 4 is the
+            # sub-partition): warp w of a block of a multiple of 4 warps is in w % 4; one-warp blocks
+            # fill the four in turn.
             groups = collections.defaultdict(list)
-            for b, w, t in rows:
-                groups[w % 4].append((blocks.index(b), w, t))
-            per.append({(sp, i): t for sp, g in groups.items() for i, (_, _, t) in enumerate(sorted(g))})
+            for slot, (b, w, t) in enumerate(sorted(rows, key=lambda r: (r[0], r[1]))):
+                groups[slot % 4].append((b, w, t))
+            per.append({(sp, i): t for sp, g in groups.items() for i, (_, _, t) in enumerate(sorted(g, key=lambda r: (r[0], r[1])))})
         out[mix] = per
     return out
 

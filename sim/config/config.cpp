@@ -71,9 +71,9 @@ constexpr size_t kMaxDatapaths = 16;
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks", "shared_conflict_latency", "shared_return_bytes",
                              "const_latency", "tex_latency", "atomic_latency", "dram_latency",
                              "dram_bandwidth_gbs", "max_outstanding_per_sm", "l1_miss_lines_in_flight",
-                             "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_hits_share_wavefronts", "l1_request_cycles", "l1_data_wavefronts", "l1_local_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
+                             "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_hits_share_wavefronts", "l1_request_cycles", "l1_data_wavefronts", "l1_local_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "l1_miss_line_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
-const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "read_lookups_per_cycle", "data_sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "home_copy", "stores_at_home", "sm_map",
+const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "read_lookups_per_cycle", "data_sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "hit_spread_cycles", "home_copy", "stores_at_home", "sm_map",
                            "input_flits_per_cycle", "flit_bytes", "partner_offset", "write_back_entries"};
 const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
 const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "open_write_rows", "row_miss_bytes", "write_row_miss_bytes",
@@ -272,6 +272,7 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     if (sl.has("interleave_bytes")) m.l2_slices.interleave_bytes = sl.u32("interleave_bytes", 0, 1u << 20);
     if (sl.has("partitions")) m.l2_slices.partitions = sl.u32("partitions", 1, 64);
     if (sl.has("far_hit_cycles")) m.l2_slices.far_hit_cycles = sl.u32("far_hit_cycles", 0, 100000);
+    if (sl.has("hit_spread_cycles")) m.l2_slices.hit_spread_cycles = sl.u32("hit_spread_cycles", 0, 4096);
     if (sl.has("home_copy")) m.l2_slices.home_copy = sl.boolean("home_copy");
     if (sl.has("stores_at_home")) m.l2_slices.stores_at_home = sl.boolean("stores_at_home");
     if (sl.has("sm_map")) m.l2_slices.sm_map = read_sm_map(sl, "sm_map", m.l2_slices.partitions);
@@ -358,6 +359,7 @@ GpuConfig::Memory read_memory(const Section& s) {
     if (s.has("lg_queue_depth")) m.lg_queue_depth = s.u32("lg_queue_depth", 0, 4096);
     if (s.has("l1_miss_lines_per_pass")) m.l1_miss_lines_per_pass = s.u32("l1_miss_lines_per_pass", 0, 32);
     if (s.has("l1_miss_pass_cycles")) m.l1_miss_pass_cycles = s.u32("l1_miss_pass_cycles", 0, 100000);
+    if (s.has("l1_miss_line_cycles")) m.l1_miss_line_cycles = s.u32("l1_miss_line_cycles", 0, 64);
     m.dram_fetch_bytes = s.u32("dram_fetch_bytes", 1, 1u << 16);
     read_memory_units(s, m);
     return m;
@@ -504,6 +506,10 @@ void check_memory(const Reader& r, const GpuConfig::Memory& m) {
     require(r, m.l2.hit_latency > m.l1.hit_latency, "memory.l2.hit_latency",
             "expected more than " + ref(r, "memory.l1.hit_latency", m.l1.hit_latency) +
                 ", since an L2 hit first misses in L1; got " + num(m.l2.hit_latency));
+    require(r, m.l2_slices.hit_spread_cycles / 2 < m.l2.hit_latency - m.l1.hit_latency, "memory.l2_slices.hit_spread_cycles",
+            "expected less than twice " + ref(r, "memory.l2.hit_latency", m.l2.hit_latency) + " - " +
+                ref(r, "memory.l1.hit_latency", m.l1.hit_latency) + " (the spread is centred on the L2 hit latency), got " +
+                num(m.l2_slices.hit_spread_cycles));
     require(r, m.dram_latency > m.l2.hit_latency, "memory.dram_latency",
             "expected more than " + ref(r, "memory.l2.hit_latency", m.l2.hit_latency) +
                 ", since a DRAM access first misses in L2; got " + num(m.dram_latency));

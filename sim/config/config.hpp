@@ -126,6 +126,7 @@ struct GpuConfig {
         uint32_t lg_queue_depth = 0;          // LSU instructions waiting for the L1TEX tag stage (0: none wait)
         uint32_t l1_miss_lines_per_pass = 0;  // missing lines one pass sends to L2 (0: all at once)
         uint32_t l1_miss_pass_cycles = 0;     // how much later each further pass starts
+        uint32_t l1_miss_line_cycles = 0;     // a request's k-th missed line's data is back k x this later (l1.hpp)
         uint32_t dram_fetch_bytes = 32;       // an L2 miss reads this many aligned bytes from DRAM
                                               // (a multiple of sector_bytes, at most a line)
         // The defaults below switch each mechanism off (unlimited rates, no penalty), so a
@@ -138,6 +139,7 @@ struct GpuConfig {
             uint32_t interleave_bytes = 0;      // consecutive bytes on one slice (0: one L2 line)
             uint32_t partitions = 1;            // L2 partitions, each caching what its SMs read (l2.hpp)
             uint32_t far_hit_cycles = 0;        // extra latency of a read served by another partition's copy
+            uint32_t hit_spread_cycles = 0;     // width of a read hit's latency spread about l2.hit_latency (hit_spread.hpp)
             bool home_copy = false;             // a read filled from DRAM is also held at its home partition
             bool stores_at_home = false;        // a store is written at its line's home partition (l2.hpp)
             std::vector<uint8_t> sm_map;        // partition of SM 0, 1, ... (beyond it: SM s in s mod partitions)

@@ -31,6 +31,7 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       local_allocate_(c.memory.l1_local_store_allocate),
       miss_lines_per_pass_(c.memory.l1_miss_lines_per_pass),
       miss_pass_cycles_(c.memory.l1_miss_pass_cycles),
+      miss_line_cycles_(c.memory.l1_miss_line_cycles),
       spl_(std::max(1u, l1.line_bytes / std::max(c.memory.sector_bytes, 1u))),
       by_spl_(spl_),
       l2_spl_(std::max(1u, c.memory.l2.line_bytes / std::max(c.memory.sector_bytes, 1u))),
@@ -161,20 +162,23 @@ uint64_t L1Tex::load_sectors(uint64_t start, const SectorList& s, uint32_t extra
     prefetch(s, !l2_only, at);
     uint64_t done = start + hit_latency_;
     MissPasses passes{miss_lines_per_pass_, miss_pass_cycles_};
+    MissPasses order{miss_line_cycles_ ? 1u : 0u, miss_line_cycles_};  // one missed line per pass: its return
     MissLines lines{miss_lines_};
     for (uint32_t i = 0; i < s.count; ++i) {
         uint64_t fill_time = 0, ready;
         if (l2_only) {
-            ready = l2_.read(sm_, start + passes.delay(by_spl_.div(s.sector[i])), s.sector[i], &at[i]);
-            lines.missed(by_spl_.div(s.sector[i]), ready);
+            const uint64_t line = by_spl_.div(s.sector[i]);
+            ready = l2_.read(sm_, start + passes.delay(line), s.sector[i], &at[i]) + order.delay(line);
+            lines.missed(line, ready);
         } else if (cache_.probe(s.sector[i], fill_time)) {
             ++stats_.l1_hit_sectors;
             ready = std::max(start + hit_latency_, fill_time);
         } else {
             ++stats_.l1_miss_sectors;
-            ready = l2_.read(sm_, start + passes.delay(by_spl_.div(s.sector[i])), s.sector[i], &at[i]);
+            const uint64_t line = by_spl_.div(s.sector[i]);
+            ready = l2_.read(sm_, start + passes.delay(line), s.sector[i], &at[i]) + order.delay(line);
             cache_.fill(s.sector[i], ready, false);
-            lines.missed(by_spl_.div(s.sector[i]), ready);
+            lines.missed(line, ready);
         }
         done = std::max(done, ready);
     }

@@ -78,6 +78,11 @@ struct MissLines {
 // The passes of one request's L2 misses: the first `per_pass` distinct missing lines leave at once,
 // each further group of `per_pass` lines `gap` cycles after the previous (the H200: a warp's
 // gather of 32 L2-resident lines costs 515 cycles, of 16 lines 383, calib/kernels/latdist.cu).
+// With per_pass 1 and gap memory.l1_miss_line_cycles it is also the order of a request's returns: a
+// missed line takes a t-stage wavefront of its own (l1_line_per_wavefront), so the k-th one's data is
+// back k cycles after the first's. That is added to the return, not the departure: the L2 slices are
+// next-free-time servers (server.hpp), and arrivals timed ahead of requests handed to them later
+// would make those queue behind them (l2cap random 32 MB -16 -> -41 % when tried as departures).
 struct MissPasses {
     uint32_t per_pass, gap;
     uint64_t last_line = ~uint64_t(0);
@@ -215,6 +220,7 @@ private:
     uint32_t request_cycles_;  // memory.l1_request_cycles (at least 1)
     bool local_allocate_;      // memory.l1_local_store_allocate
     uint32_t miss_lines_per_pass_, miss_pass_cycles_;  // memory.l1_miss_lines_per_pass, l1_miss_pass_cycles
+    uint32_t miss_line_cycles_;                        // memory.l1_miss_line_cycles
     uint32_t spl_;             // sectors per L1 line
     FastDiv by_spl_;           // spl_ (fast_div.hpp)
     uint32_t l2_spl_, header_bytes_, flit_bytes_;  // an atomic's packets per L2 line (atomic_packet.hpp)
