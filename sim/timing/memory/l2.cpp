@@ -14,8 +14,7 @@ L2::L2(const GpuConfig& c, MemoryStats& stats)
       parts_(std::max(1u, c.memory.l2_slices.partitions)),
       per_part_(xbar_.slices()),
       far_cycles_(c.memory.l2_slices.far_hit_cycles),
-      hit_latency_(c.memory.l2.hit_latency),
-      spread_(c.memory.l2_slices.hit_spread_cycles),
+      spread_(c.memory.l2.hit_latency, c.memory.l2_slices.hit_spread_cycles),
       sm_map_(c.memory.l2_slices.sm_map),
       slice_cost_(c.memory.l2_slices.sectors_per_cycle > 0 ? 1.0 / c.memory.l2_slices.sectors_per_cycle : 0.0),
       read_cost_(c.memory.l2_slices.read_lookups_per_cycle > 0 ? 1.0 / c.memory.l2_slices.read_lookups_per_cycle : slice_cost_),
@@ -62,7 +61,7 @@ uint64_t L2::far_copy(const L2Slice& near, uint64_t local, uint64_t at) {
         const uint64_t fill = far.copy_at(local);
         if (fill == ~0ull) continue;
         const uint64_t start = far.enter(at, request_, slice_cost_);
-        return std::max(start + spread_.low(hit_latency_) + spread_.draw(local, spl_, request_), fill) + far_cycles_;
+        return std::max(start + spread_.latency(local, spl_, request_), fill) + far_cycles_;
     }
     return 0;
 }

@@ -142,8 +142,8 @@ private:
     Dram dram_;
     std::vector<L2Slice> slices_;
     std::vector<AtomicUnit> atomics_;  // one per atomics.slices_per_unit slices
-    uint32_t spl_, slices_per_unit_, parts_, per_part_, far_cycles_, hit_latency_;
-    HitSpread spread_;  // a read hit's latency spread (hit_spread.hpp), for a far copy's hit too
+    uint32_t spl_, slices_per_unit_, parts_, per_part_, far_cycles_;
+    HitSpread spread_;  // a read hit's latency (hit_spread.hpp), for a far copy's hit
     std::vector<uint8_t> sm_map_;
     double slice_cost_, read_cost_, data_cost_, partial_cost_, flit_cost_;
     bool home_copy_;   // l2_slices.home_copy

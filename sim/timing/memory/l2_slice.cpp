@@ -27,8 +27,7 @@ L2Slice::L2Slice(const GpuConfig& c, uint32_t index, const Crossbar& xbar, Dram&
       spl_(cache_.sectors_per_line()),
       fetch_sectors_(std::max(1u, c.memory.dram_fetch_bytes / std::max(1u, c.memory.sector_bytes))),
       hit_latency_(c.memory.l2.hit_latency),
-      spread_(c.memory.l2_slices.hit_spread_cycles),
-      read_hit_low_(spread_.low(c.memory.l2.hit_latency)),
+      spread_(c.memory.l2.hit_latency, c.memory.l2_slices.hit_spread_cycles),
       write_queue_(c.memory.stores.write_queue_cycles),
       rmw_(c.memory.stores.partial_sector_dram_read),
       fetch_partial_(c.memory.stores.partial_miss_fetch) {
@@ -100,7 +99,7 @@ uint64_t L2Slice::read(uint64_t at, uint64_t local, uint64_t global, uint64_t re
     if (p.hit && !p.partial) {
         if (p.prefetched) ++stats_.l2_miss_sectors;
         else ++stats_.l2_hit_sectors;
-        return std::max(at + read_hit_low_ + spread_.draw(global, spl_, req), p.fill_time);
+        return std::max(at + spread_.latency(global, spl_, req), p.fill_time);
     }
     ++stats_.l2_miss_sectors;
     // DRAM is read in aligned pieces of fetch_sectors_ sectors; the requested sector's

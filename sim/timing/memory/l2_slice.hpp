@@ -8,8 +8,8 @@
 // sector of a read or store and one per atomic packet; a byte-masked store
 // sector costs stores.partial_sector_cycles more. In front of it the slice's
 // crossbar input takes l2_slices.input_flits_per_cycle flits of atomic
-// packets per cycle (atomic_packet.hpp; ncu's lts__xbar2lts). Reads: hit at at + l2.hit_latency (a mean: hit_spread.hpp)
-// (or when an in-flight fill lands); a miss, or a sector holding only masked
+// packets per cycle (atomic_packet.hpp; ncu's lts__xbar2lts). Reads: hit at at + l2.hit_latency
+// (a mean: hit_spread.hpp), or when an in-flight fill lands; a miss, or a sector holding only masked
 // bytes, reads memory.dram_fetch_bytes around it from DRAM (dram.hpp) and
 // fills the piece (the neighbours as prefetched: their first demand counts
 // as a miss, as ncu counts them). Stores allocate (write-back, write-allocate
@@ -108,8 +108,7 @@ private:
     Dram& dram_;
     MemoryStats& stats_;
     uint32_t index_, sector_bytes_, spl_, fetch_sectors_, hit_latency_;
-    HitSpread spread_;        // a read hit's latency spread (hit_spread.hpp)
-    uint32_t read_hit_low_;   // a read hit's lowest latency: l2.hit_latency less half the spread
+    HitSpread spread_;  // a read hit's latency (hit_spread.hpp); a store's ack takes hit_latency_
     uint32_t write_queue_;
     bool rmw_, fetch_partial_;
 };
