@@ -352,8 +352,11 @@ TEST_CASE("sass timing: pipes.sass_stall_counts holds the warp for each instruct
     const simt::isa::Program p = launch("stalls", "sm_90", ".grid 1\n.block 32\n.param\n", "../data/sass_stalls.sass");
     const std::vector<simt::timing::DecodedInst> d = simt::timing::decode_program(p);
     REQUIRE(p.code.size() == 7);   // 3 FFMA, IADD3 as iadd3 + usetp + mov, EXIT
-    const uint8_t want[] = {5, 1, 3, 0, 0, 4, 1};   // the IADD3's count once, after its last trace instruction
-    for (size_t pc = 0; pc < 7; ++pc) CHECK(d[pc].sass_stall == want[pc]);
+    // the IADD3 issues once (its three trace instructions fold into pc 3) with its count
+    const size_t issued_pcs[] = {0, 1, 2, 3, 6};
+    const uint8_t want[] = {5, 1, 3, 4, 1};
+    for (size_t i = 0; i < 5; ++i) CHECK(d[issued_pcs[i]].sass_stall == want[i]);
+    CHECK(d[3].fold == 2);
     auto issues = [&](bool on) {
         simt::GpuConfig c = simt::timing::test::small_config();
         c.pipes.sass_stall_counts = on;
@@ -369,18 +372,39 @@ TEST_CASE("sass timing: pipes.sass_stall_counts holds the warp for each instruct
     };
     const auto [off, off_wait] = issues(false);
     const auto [on, on_wait] = issues(true);
-    REQUIRE(on.size() == 7);
-    // hand-checked: FFMA at 0, +5, +1; the IADD3's iadd3 at +3; usetp and mov as without stall counts; EXIT 4 after the mov
+    REQUIRE(on.size() == 5);
+    REQUIRE(off.size() == 5);
+    // hand-checked: FFMA at 0, +5, +1; the IADD3 at +3; EXIT 4 after it
     CHECK(on[0] == 0);
     CHECK(on[1] == 5);
     CHECK(on[2] == 6);
     CHECK(on[3] == 9);
-    CHECK(on[4] - on[3] == off[4] - off[3]);
-    CHECK(on[5] - on[4] == off[5] - off[4]);
-    CHECK(on[6] == on[5] + 4);
+    CHECK(on[4] == on[3] + 4);
     CHECK(off[1] == 1);
     CHECK(off[2] == 2);
+    CHECK(off[3] == 3);
     CHECK(on_wait > off_wait);
+}
+
+TEST_CASE("sass timing: a SASS instruction lowered to several trace instructions issues once", "[sass][timing]") {
+    // IADD3 R7, P0 (iadd3 + usetp + mov), IADD3.X R8 reading P0, EXIT (tests/data/sass_fold.sass)
+    const simt::isa::Program p = launch("fold", "sm_90", ".grid 1\n.block 32\n.param\n", "../data/sass_fold.sass");
+    REQUIRE(p.code.size() > 3);
+    const std::vector<simt::timing::DecodedInst> d = simt::timing::decode_program(p);
+    CHECK(d[0].fold == 2);
+    simt::GpuConfig c = simt::timing::test::small_config();
+    simt::timing::test::Recorder rec;
+    simt::func::GlobalMemory m(p, "tests/data");
+    simt::timing::RunOptions ro;
+    ro.observer = &rec;
+    simt::timing::Simulator sim(c, p, m, ro);
+    const simt::timing::Stats s = sim.run();
+    REQUIRE(rec.issues.size() == 3);   // one issue per SASS instruction, not per trace instruction
+    CHECK(s.warp_instructions == 3);
+    // the carry is the IADD3's result: the IADD3.X waits the ALU's latency for it, no more
+    CHECK(rec.issues[1].cycle - rec.issues[0].cycle == c.pipes.alu.latency);
+    CHECK(rec.issues[1].pc == 3);
+    CHECK(rec.issues[2].cycle == rec.issues[1].cycle + 1);   // EXIT: no dependence, the next cycle
 }
 
 TEST_CASE("sass: SHF.W wraps the shift amount, ULEA goes through a uniform temporary", "[sass]") {

@@ -3,6 +3,8 @@
 
 #include "isa/sass/reader.hpp"
 
+#include <algorithm>
+
 namespace simt::timing {
 
 namespace {
@@ -86,6 +88,15 @@ bool writes_what_next_reads(const isa::Instruction& a, const isa::Instruction& b
     return false;
 }
 
+// The branch targets of a program (an instruction a label names).
+std::vector<bool> branch_targets(const isa::Program& program) {
+    std::vector<bool> target(program.code.size(), false);
+    for (const isa::Instruction& in : program.code)
+        for (const isa::Operand& o : in.ops)
+            if (o.kind == isa::OperandKind::Label && o.value < target.size()) target[o.value] = true;
+    return target;
+}
+
 // Whether the instruction after pc waits for a fixed-latency result of pc or of the instruction
 // before it: a result still in flight, which is what a stall count of 3 or more waits for.
 // (The instruction before pc counts only when pc is not a branch target: `target`.)
@@ -105,10 +116,7 @@ bool next_waits_in_flight(const isa::Program& program, const std::vector<Decoded
 // yields on its last.
 void mark_yields(const isa::Program& program, std::vector<DecodedInst>& out) {
     const auto& code = program.code;
-    std::vector<bool> target(code.size(), false);
-    for (const isa::Instruction& in : code)
-        for (const isa::Operand& o : in.ops)
-            if (o.kind == isa::OperandKind::Label && o.value < code.size()) target[o.value] = true;
+    const std::vector<bool> target = branch_targets(program);
     for (size_t pc = 0; pc < code.size(); ++pc) {
         const bool sass = code[pc].sass_ctrl != 0;
         if (sass && pc + 1 < code.size() && code[pc + 1].loc.line == code[pc].loc.line &&
@@ -118,6 +126,124 @@ void mark_yields(const isa::Program& program, std::vector<DecodedInst>& out) {
                                : out[pc].pipe != isa::Pipe::Branch && !is_counter_step(code[pc]);
         out[pc].yields = hint && next_waits_in_flight(program, out, pc, target);
     }
+}
+
+bool same_sass(const isa::Instruction& a, const isa::Instruction& b) {
+    return a.sass_ctrl && b.sass_ctrl && a.loc.line == b.loc.line && a.loc.file == b.loc.file;
+}
+
+// The end of the SASS instruction whose lowering starts at pc (pc + 1 for a trace instruction).
+size_t bundle_end(const std::vector<isa::Instruction>& code, size_t pc) {
+    size_t end = pc + 1;
+    while (end < code.size() && same_sass(code[pc], code[end])) ++end;
+    return end;
+}
+
+// By scoreboard slot: whether some instruction reads the register before its own SASS instruction
+// (its bundle of trace instructions) writes it. The lowering's temporaries are not.
+std::vector<bool> read_outside(const isa::Program& program) {
+    const auto& code = program.code;
+    std::vector<bool> out(kNumScoreboardRegs, false);
+    std::vector<uint16_t> written;
+    for (size_t pc = 0; pc < code.size(); pc = bundle_end(code, pc)) {
+        written.clear();
+        for (size_t k = pc; k < bundle_end(code, pc); ++k) {
+            for (int i = 0; i < code[k].regs.nsrc; ++i) {
+                const uint16_t r = scoreboard_slot(code[k].regs.src[i]);
+                if (std::find(written.begin(), written.end(), r) == written.end()) out[r] = true;
+            }
+            for (int i = 0; i < code[k].regs.ndst; ++i) written.push_back(scoreboard_slot(code[k].regs.dst[i]));
+        }
+    }
+    return out;
+}
+
+// A trace instruction that can be part of a folded SASS instruction: fixed latency on a math pipe,
+// no memory, no SM unit, no special-register read.
+bool foldable(const DecodedInst& d, const isa::Instruction& in) {
+    return d.lat == isa::Lat::Fixed && d.mem == MemKind::None && d.unit == Unit::Math && d.pipe != isa::Pipe::Branch &&
+           !reads_s2r(in);
+}
+
+// The member whose pipe the folded instruction takes: the first on a floating-point, IMAD or uniform
+// pipe (IMAD.X's imad, not its carry-in add), else the first on the integer ALU (IADD3's iadd3, not
+// the isub of a negated source), else the first.
+size_t principal(const std::vector<DecodedInst>& out, size_t pc, size_t end) {
+    using P = isa::Pipe;
+    for (size_t k = pc; k < end; ++k)
+        if (out[k].pipe == P::Fma || out[k].pipe == P::Imad || out[k].pipe == P::Fp64 || out[k].pipe == P::Uniform) return k;
+    for (size_t k = pc; k < end; ++k)
+        if (out[k].pipe == P::Alu) return k;
+    return pc;
+}
+
+// Folds members [pc, end) of one SASS instruction into out[pc]: it checks the registers any member
+// reads before a member writes them and the registers they write that are read outside the
+// instruction, and writes those with its latency; false (nothing changed) where a member cannot fold
+// or the registers do not fit.
+bool fold(const isa::Program& program, std::vector<DecodedInst>& out, size_t pc, size_t end, const std::vector<bool>& target,
+          const std::vector<bool>& read_outside) {
+    const auto& code = program.code;
+    if (end - pc - 1 > 127) return false;  // (DecodedInst::fold)
+    std::vector<uint16_t> src, dst, written;  // (as scoreboard_slot)
+    auto has = [](const std::vector<uint16_t>& v, uint16_t r) { return std::find(v.begin(), v.end(), r) != v.end(); };
+    std::vector<std::pair<uint16_t, uint8_t>> reads;  // general-register reads from outside, with their slot
+    for (size_t k = pc; k < end; ++k) {
+        if (!foldable(out[k], code[k]) || (k > pc && target[k])) return false;
+        for (int i = 0; i < out[k].nread; ++i) {
+            const uint16_t r = out[k].read_reg[i];
+            const bool seen = std::any_of(reads.begin(), reads.end(), [r](const auto& x) { return x.first == r; });
+            if (!seen && !has(written, scoreboard_slot(r)) && reads.size() < kReuseSlots) reads.emplace_back(r, out[k].read_slot[i]);
+        }
+        for (int i = 0; i < code[k].regs.nsrc; ++i) {
+            const uint16_t r = scoreboard_slot(code[k].regs.src[i]);
+            if (!has(written, r) && !has(src, r)) src.push_back(r);
+        }
+        for (int i = 0; i < code[k].regs.ndst; ++i) {
+            const uint16_t r = scoreboard_slot(code[k].regs.dst[i]);
+            if (!has(written, r)) written.push_back(r);
+            if (!has(dst, r) && read_outside[r]) dst.push_back(r);  // (a temporary only its bundle reads: none)
+        }
+    }
+    size_t ncheck = src.size();
+    for (uint16_t r : dst) ncheck += !has(src, r);
+    DecodedInst h = out[pc];
+    if (ncheck > h.check.size() || dst.size() > h.dst.size()) return false;
+    h.ncheck = h.ndst = 0;
+    for (uint16_t r : src) h.check[h.ncheck++] = r;
+    h.nsrc = h.ncheck;
+    for (uint16_t r : dst) {
+        if (!has(src, r)) h.check[h.ncheck++] = r;
+        h.dst[h.ndst++] = r;
+    }
+    h.nread = 0;
+    h.reuse_after.fill(kNoReg);
+    for (const auto& [r, slot] : reads) {
+        h.read_reg[h.nread] = r;
+        h.read_slot[h.nread++] = slot;
+        h.reuse_after[slot] = r;
+    }
+    const DecodedInst& p = out[principal(out, pc, end)];
+    h.op = p.op;
+    h.pipe = p.pipe;
+    h.throttle = p.throttle;
+    h.yields = out[end - 1].yields;
+    h.sass_stall = out[end - 1].sass_stall;
+    h.fold = uint8_t(end - pc - 1);
+    out[pc] = h;
+    return true;
+}
+
+// Imported SASS: a SASS instruction that lowered to several trace instructions (a carry-out or
+// carry-in, a 64-bit compare, a negated source: isa/sass/lower.hpp) issues once, on one pipe, as
+// the GPU issues it (Sm::issue steps the others with it). Unfolded, IADD3 with a carry-out took
+// three issue slots and stream_read's loop twice the SASS's instructions.
+void fold_sass_bundles(const isa::Program& program, std::vector<DecodedInst>& out) {
+    const auto& code = program.code;
+    const std::vector<bool> target = branch_targets(program);
+    const std::vector<bool> outside = read_outside(program);
+    for (size_t pc = 0; pc < code.size(); pc = bundle_end(code, pc))
+        if (bundle_end(code, pc) - pc > 1) fold(program, out, pc, bundle_end(code, pc), target, outside);
 }
 
 }  // namespace
@@ -182,6 +308,7 @@ std::vector<DecodedInst> decode_program(const isa::Program& program) {
     }
     mark_sass_stalls(program, out);
     mark_yields(program, out);
+    fold_sass_bundles(program, out);
     return out;
 }
 

@@ -47,9 +47,11 @@ struct DecodedInst {
     StallReason throttle = StallReason::MathPipeThrottle;  // while its pipe/unit is busy
     StallReason produces = StallReason::Wait;   // what a dependent instruction waits with
     uint8_t ncheck = 0;                         // scoreboard: sources then destinations, each register once
-    bool yields = false;      // the scheduler should switch warps after it (scheduler/cgy.cpp): an imported
+    bool yields : 1 = false;  // the scheduler should switch warps after it (scheduler/cgy.cpp): an imported
                               // SASS instruction whose yield bit is clear, else one whose next instruction
                               // waits for its fixed-latency result (where ptxas clears the bit)
+    uint8_t fold : 7 = 0;     // imported SASS: the trace instructions after this one that the same SASS
+                              // instruction lowered to, issued with it as one (decode.cpp, fold_sass_bundles)
     std::array<uint16_t, 12> check{};           //   (as scoreboard_slot)
     uint8_t nsrc = 0;                           // the first nsrc of check are read (an L1TEX instruction's read barrier)
     uint8_t ndst = 0;

@@ -80,6 +80,12 @@ namespace simt::timing {
     ps.thread_instructions += active;
     ps.thread_instructions_pred_on += exec;
     ++issued_;
+    // An imported SASS instruction lowered to several trace instructions issues once (decode.cpp,
+    // fold_sass_bundles): the others are stepped now; its pipe, latency and registers are d's.
+    for (uint32_t k = 1; k <= d.fold; ++k) {
+        if (out) out->steps.push_back(pc + k);
+        share_.exec->step_inline(*w.fblock, *w.fwarp, dyn, func::StepEnv{true, t, index_, out ? &out->accesses : nullptr});
+    }
 
     // Result time and pipe occupancy.
     uint64_t done = t + c.latency + operand_delay;
@@ -93,7 +99,7 @@ namespace simt::timing {
     w.candidate = false;
     w.wake = t + c.slots;
     w.last_issue = t + 1;
-    after_control(w, dyn, pc, t);
+    after_control(w, dyn, pc + d.fold, t);
     if (ctx_.observer) ctx_.observer->on_issue(IssueEvent{w.id, t, pc, dyn.active, dyn.exec, d.pipe, done});
     return c.slots;
 }
