@@ -170,9 +170,12 @@ int run(Options o) {
                       root + "/calib/results/l2write/calib_h200_l2write.csv",
                       root + "/calib/results/mlp/calib_h200_mlp.csv",
                       root + "/calib/results/turnover/calib_h200_turnover.csv",
-                      root + "/calib/results/wbmix/calib_h200_wbmix.csv"};
+                      root + "/calib/results/wbmix/calib_h200_wbmix.csv",
+                      root + "/calib/results/holdout/calib_h100_holdout.csv"};
     Context c;
     c.root = root;
+    c.config_path = o.config;
+    c.config_sets = o.what_if;
     for (const auto& m : o.measured) c.hw.read(m);
     c.cfg = Configs::load(o.config, o.what_if, h200 ? root + "/configs/rtx4060.yaml" : "");
     if (!c.hw.device().empty() && c.cfg.full.name.find(c.hw.device()) == std::string::npos &&
@@ -182,10 +185,13 @@ int run(Options o) {
     read_ncu_states(c, root + "/calib/results/ncu_h200_ext_states.csv");
     read_ncu_states(c, root + "/calib/results/dispatch/ncu_h200_dispatch_states.csv");
     read_ncu_states(c, root + "/calib/results/turnover/ncu_h200_turnover_states.csv");
+    read_ncu_states(c, root + "/calib/results/holdout/ncu_h100_holdout_states.csv");
     run_groups(c, o.only);
     if (o.sass) {
         Context imported;
         imported.root = root;
+        imported.config_path = c.config_path;
+        imported.config_sets = c.config_sets;
         imported.hw = c.hw;
         imported.cfg = c.cfg;
         imported.sass = true;

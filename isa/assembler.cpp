@@ -1133,11 +1133,13 @@ private:
         if (local_loc_) check_local_per_block_of(prog_.local_bytes, *local_loc_);
     }
 
-    // Every register the program names below .regs (the program's register use is derived).
+    // Every register the program names below .regs (the program's register use is derived), or an
+    // imported kernel's scratch registers above it.
     void check_regs_after_override(const std::string& option) const {
+        const uint32_t limit = prog_.regs_per_thread + prog_.scratch_regs;
         for (const Instruction& in : prog_.code) {
             auto check = [&](uint16_t r) {
-                if (r < kPredRegBase && r >= prog_.regs_per_thread)
+                if (r < kPredRegBase && r >= limit)
                     throw Error(SourceLoc{option, 0, 0}, "register r" + std::to_string(r) + " (at " + in.loc.str() +
                                                              ") out of range: " + std::to_string(prog_.regs_per_thread) +
                                                              " registers allow r0..r" + std::to_string(prog_.regs_per_thread - 1));

@@ -184,6 +184,8 @@ struct Program {
     std::string kernel;           // .kernel name
     LaunchDecl launch;
     uint32_t regs_per_thread = 0; // .regs N (1..255); defaults to highest register used + 1
+    uint32_t scratch_regs = 0;    // imported SASS: registers above regs_per_thread that only the lowering's temporaries
+                                  // use (the simulator's, not the kernel's: no occupancy; isa/sass/import.cpp)
     uint32_t shared_bytes = 0;    // .shared N, per block
     uint32_t local_bytes = 0;     // .local N, per thread
     std::vector<BufferDecl> buffers;

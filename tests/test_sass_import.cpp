@@ -7,6 +7,7 @@
 #include "isa/sass/lower.hpp"
 #include "isa/sass/reader.hpp"
 #include "sim/functional/reference.hpp"
+#include "sim/functional/semantics.hpp"
 #include "sim/timing/decode.hpp"
 #include "test_timing_util.hpp"
 
@@ -475,4 +476,16 @@ TEST_CASE("sass: FSETP.GEU/LTU, P2R, VIADDMNMX, SHF.R.U64, USHF.R, UIMAD.WIDE, L
         CHECK((uint64_t(v[11]) << 32 | v[10]) == 0x30000ull * 0x30000ull);   // UIMAD.WIDE.U32
     }
     CHECK(words(b.p, b.ref_mem, "out") == o);
+}
+
+TEST_CASE("sass: an imported kernel keeps the compiler's registers, not the lowering's temporaries", "[sass]") {
+    // reduce_shfl: 10 registers in tests/sass/reduce_shfl.sm_90.elf; its lowering uses temporaries above them
+    simt::isa::Program p = simt::isa::assemble_file("tests/sass/reduce_shfl.launch.isa");
+    CHECK(p.regs_per_thread == 10);   // what occupancy reads (was 13 with the temporaries)
+    CHECK(p.scratch_regs > 0);
+    CHECK(simt::func::sem::registers_needed(p) >= p.regs_per_thread + p.scratch_regs);   // the functional model holds them
+    simt::isa::LaunchOverrides o;
+    o.grid = "1";
+    CHECK_NOTHROW(simt::isa::override_launch(p, o));   // the temporaries are not out of the kernel's range
+    CHECK(p.regs_per_thread == 10);
 }

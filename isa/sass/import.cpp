@@ -363,8 +363,14 @@ Program import_launch(const std::string& text, const std::string& name, const st
         }
         throw;
     }
-    // .regs: what the compiler allocated (the .elf's register count), at least what the lowered code names
-    if (!l.has_regs) p.regs_per_thread = std::max(p.regs_per_thread, s.info.regs);
+    // .regs: what the compiler allocated (the .elf's register count; without it the registers the SASS
+    // names), not the lowering's temporaries, which only the functional model holds
+    // (registers_needed): they took occupancy from a kernel (ho_gemm_naive: 32 + 6 -> 40, 75 %)
+    if (!l.has_regs) {
+        const uint32_t used = p.regs_per_thread;   // (the assembler's: every register named, temporaries too)
+        p.regs_per_thread = s.info.regs ? s.info.regs : std::max(low.kernel_regs, 1u);
+        p.scratch_regs = used > p.regs_per_thread ? used - p.regs_per_thread : 0;
+    }
     locate_at_sass(p, l, s, origin);
     return p;
 }

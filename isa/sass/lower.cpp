@@ -83,11 +83,63 @@ void atomic(Ctx& c) {
     c.emit(head + d + ", " + c.mem(1, !shared, shared) + ", " + c.value(2) + (op == "cas" ? ", " + c.value(3) : ""));
 }
 
+// The value of an integer immediate operand ("0x1f", "31"; RZ is "0"); false for anything else.
+bool immediate(const std::string& v, uint32_t& out) {
+    if (v.empty() || !std::isdigit(static_cast<unsigned char>(v[0]))) return false;
+    out = uint32_t(std::stoul(v, nullptr, 0));
+    return true;
+}
+
+// SHFL as PTX's shfl.sync: b's low 5 bits give the source lane j by the mode; c packs the clamp (bits
+// 0..4) and the segment mask (bits 8..12): maxLane = (lane & seg) | (clamp & ~seg), and the source is
+// in range (Pd) when j <= maxLane (UP: j >= maxLane); out of range, the lane reads its own value.
+// The lane's source j' (j or its own lane) is computed first, so the shuffle itself is a shfl.idx by
+// j' (the last instruction, as the timing model folds it). `lop3 ..., 0xe2` is (x & seg) | (y & ~seg).
+void shfl_exact(Ctx& c, const std::string& mode) {
+    const std::string p = c.pred(0), d = c.reg(1), a = c.value(2), b = c.value(3), cc = c.value(4);
+    const std::string b5 = "r" + std::to_string(c.t.pair), j = "r" + std::to_string(c.t.pair + 1), m = c.tmp();
+    // the predicate: Pd itself unless PT or the guard reads it (the guard must hold until the shuffle)
+    const bool direct = p != "pt" && c.guard.find(p.substr(p[0] == '!')) == std::string::npos;
+    const std::string s = direct ? p : c.tmp_pred(0);
+    uint32_t bi = 0, ci = 0;
+    const bool c_imm = immediate(cc, ci);
+    std::string bval = b5, seg = m;
+    if (immediate(b, bi)) bval = std::to_string(bi & 31);
+    else c.emit("and " + b5 + ", " + b + ", 31");
+    if (c_imm) seg = std::to_string((ci >> 8) & 31);
+    else c.emit("bfe " + m + ", " + cc + ", 0x508");   // bits 8..12
+    static const std::map<std::string, std::string> source = {{"up", "isub "}, {"down", "iadd "}, {"xor", "xor "}};
+    if (mode == "idx") c.emit("lop3 " + j + ", %laneid, " + seg + ", " + bval + ", 0xe2");   // (lane & seg) | (b & ~seg)
+    else c.emit(source.at(mode) + j + ", %laneid, " + bval);
+    std::string max_lane = m;
+    if (c_imm && seg == "0") max_lane = std::to_string(ci & 31);
+    else if (c_imm) c.emit("lop3 " + m + ", %laneid, " + seg + ", " + std::to_string(ci & 31) + ", 0xe2");
+    else {
+        c.emit("lop3 " + m + ", %laneid, " + m + ", " + cc + ", 0xe2");
+        c.emit("and " + m + ", " + m + ", 31");
+    }
+    c.emit((mode == "up" ? "isetp.ge " : "isetp.le ") + s + ", " + j + ", " + max_lane);
+    c.emit("sel " + j + ", " + j + ", %laneid, " + s);
+    c.emit("shfl.idx " + d + ", " + a + ", " + j);
+    if (!direct && p != "pt") c.emit("pand " + p + ", " + s + ", pt");
+}
+
+// SHFL.MODE Pd, d, a, b, c. The compiler's usual form (Pd = PT, c = 0x1f, or 0 for UP: the whole warp)
+// is one trace shuffle, whose rule (the own value for a source lane outside the warp) is PTX's there;
+// a register b is masked to its low 5 bits first. Other forms: shfl_exact.
 void shfl(Ctx& c) {
     static const std::map<std::string, std::string> modes = {{"DOWN", "down"}, {"UP", "up"}, {"BFLY", "xor"}, {"IDX", "idx"}};
     if (c.n() != 5 || !modes.count(c.mods.size() > 1 ? c.mods[1] : "")) return c.fail("unexpected form");
-    if (c.raw(0) != "PT") return c.fail("a shuffle's in-range predicate");
-    c.emit("shfl." + modes.at(c.mods[1]) + " " + c.reg(1) + ", " + c.value(2) + ", " + c.value(3));
+    const std::string mode = modes.at(c.mods[1]), cc = c.value(4);
+    uint32_t ci = 0;
+    if (c.raw(0) != "PT" || !immediate(cc, ci) || ci != (mode == "up" ? 0u : 31u)) return shfl_exact(c, mode);
+    const std::string d = c.reg(1), a = c.value(2), b = c.value(3);
+    uint32_t bi = 0;
+    if (immediate(b, bi)) return c.emit("shfl." + mode + " " + d + ", " + a + ", " + std::to_string(bi & 31));
+    if (mode == "idx") return c.emit("shfl.idx " + d + ", " + a + ", " + b);   // (reads b & 31 itself)
+    const std::string t = c.tmp();
+    c.emit("and " + t + ", " + b + ", 31");
+    c.emit("shfl." + mode + " " + d + ", " + a + ", " + t);
 }
 
 void vote(Ctx& c) {
@@ -119,6 +171,35 @@ void uiadd3(Ctx& c) {
     c.emit("umov " + d + ", " + t);
 }
 
+// UIMAD.WIDE[.U32] d, a, b, c: the uniform pair d:d+1 = a * b + the pair c:c+1 (URZ: 0), a and b
+// sign-extended without .U32. Through two uniform temporaries, d written last (it may be a or c):
+// the high word is the unsigned product's, plus a's sign word times b and b's times a (the signed
+// product modulo 2^64), plus the low word's carry (`usetp` into a spare predicate, `@p uiadd3`).
+void uimad_wide(Ctx& c) {
+    if (c.n() != 4) return c.fail("unexpected form");
+    const std::string add = strip_reuse(c.raw(3));
+    if (add != "URZ" && !is_ureg(add)) return c.fail("a UIMAD.WIDE addend " + add);
+    const std::string lo = add == "URZ" ? "0" : lower_word(add);
+    const std::string hi = add == "URZ" ? "0" : "ur" + std::to_string(std::stoul(add.substr(2)) + 1);
+    if (lo != "0" && !c.guard.empty()) return c.fail("a guarded UIMAD.WIDE with an addend");
+    const std::string d = c.reg(0), a = c.value(1), x = c.value(2), tl = c.tmp_uniform(0), th = c.tmp_uniform(1);
+    c.emit("uimad.hi.u32 " + th + ", " + a + ", " + x + ", " + hi);
+    if (!c.has("U32")) {
+        c.emit("usar " + tl + ", " + a + ", 31");
+        c.emit("uimad " + th + ", " + tl + ", " + x + ", " + th);
+        c.emit("usar " + tl + ", " + x + ", 31");
+        c.emit("uimad " + th + ", " + a + ", " + tl + ", " + th);
+    }
+    c.emit("uimad " + tl + ", " + a + ", " + x + ", " + lo);
+    if (lo != "0") {
+        const std::string p = c.tmp_pred(0);
+        c.emit("usetp.lt " + p + ", " + tl + ", " + lo);
+        c.emit("@" + p + " uiadd3 " + th + ", " + th + ", 1, 0");
+    }
+    c.emit("umov " + d + ", " + tl);
+    c.emit("umov ur" + std::to_string(std::stoul(d.substr(2)) + 1) + ", " + th);
+}
+
 void uniform_alu(Ctx& c) {
     const std::string& b = c.mods[0];
     if (b == "UMOV") return c.emit("umov " + c.reg(0) + ", " + c.value(1));
@@ -128,12 +209,7 @@ void uniform_alu(Ctx& c) {
     if (b == "USHF" && c.has("L") && !c.has("HI")) return c.emit("ushl " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2));
     if (b == "USHF" && c.has("R") && c.has("HI") && c.n() == 4)   // the high word shifted right: usar / ushr
         return c.emit((c.has("S32") ? "usar " : "ushr ") + c.reg(0) + ", " + c.value(3) + ", " + c.value(2));
-    if (b == "UIMAD" && c.has("WIDE") && c.has("U32") && c.n() == 4 && c.raw(3) == "URZ") {   // a * b as a uniform pair
-        const std::string d = c.reg(0), a = c.value(1), x = c.value(2), t = c.tmp_uniform();
-        c.emit("uimad.hi.u32 " + t + ", " + a + ", " + x + ", 0");
-        c.emit("uimad " + d + ", " + a + ", " + x + ", 0");
-        return c.emit("umov ur" + std::to_string(std::stoul(d.substr(2)) + 1) + ", " + t);
-    }
+    if (b == "UIMAD" && c.has("WIDE")) return uimad_wide(c);
     if (b == "ULEA" && c.mods.size() == 1 && c.n() == 4) {   // ULEA d, a, b, sh: (a << sh) + b through a uniform temporary
         const std::string t = c.tmp_uniform();
         c.emit("ushl " + t + ", " + c.value(1) + ", " + c.value(3));
@@ -142,7 +218,24 @@ void uniform_alu(Ctx& c) {
     c.fail("this uniform-datapath form");
 }
 
+// BRA.DIV mask, T: taken when the warp is diverged, some lane of the mask (~URZ: all 32) not active.
+// The active lanes are a ballot of pt, computed unguarded (a guard would drop lanes from it); the
+// result is the same in every lane, so the branch never splits the warp.
+void branch_div(Ctx& c) {
+    if (c.n() != 2) return c.fail("unexpected form");
+    const std::string g = c.guard.empty() ? "" : c.guard.substr(1, c.guard.size() - 2);
+    c.guard.clear();
+    const std::string t = c.tmp(), s = c.tmp_pred(0);
+    c.emit("vote.ballot " + t + ", pt");
+    c.emit("lop3 " + t + ", " + t + ", " + c.value(0) + ", 0, 0x0c");   // mask & ~active
+    c.emit("isetp.ne " + s + ", " + t + ", 0");
+    if (!g.empty()) c.emit("pand " + s + ", " + s + ", " + g);
+    c.guard = "@" + s + " ";
+    c.emit("bra L_" + c.raw(1));
+}
+
 void branch(Ctx& c) {
+    if (c.has("DIV")) return branch_div(c);
     if (c.mods.size() > 1 && !c.has("U")) return c.fail("branch form ." + c.mods[1]);
     if (c.n() == 2) {   // @g BRA Pq, target: taken where g and q hold
         const std::string q = c.pred(0);
@@ -205,7 +298,7 @@ struct Rule {
 // The one SASS -> trace table (isa/README.md §7.2 prints it).
 constexpr Rule kRules[] = {
     {"MOV", "`mov`", "", mov},
-    {"IMAD", "`imad`, `imad.hi[.u32]`, `imad.wide[.u32]`", "`IMAD.MOV` is `imad d, 0, 0, a` (the FMA-side move keeps its pipe); a constant-pair addend goes through a temporary pair; `IMAD.X` adds its carry-in; `IMAD.HI`'s addend is the pair c:c+1 (the high word of a * b + c:c+1: `imad.wide` into the temporary pair + `mov`; `RZ`: `imad.hi`); a carry-out of `.HI`/`.WIDE.U32` is the 64-bit unsigned compare of sum and addend (`usetp`, `isetp.eq`, `pand`, `por`)", imad},
+    {"IMAD", "`imad`, `imad.hi[.u32]`, `imad.wide[.u32]`", "`IMAD.MOV` is `imad d, 0, 0, a` (the FMA-side move keeps its pipe); a constant or uniform pair addend (`c[0x0][X]`, `URn`) goes through a temporary pair; `IMAD.X` adds its carry-in; `IMAD.HI`'s addend is the pair c:c+1 (the high word of a * b + c:c+1: `imad.wide` into the temporary pair + `mov`; `RZ`: `imad.hi`); a carry-out of `.HI`/`.WIDE.U32` is the 64-bit unsigned compare of sum and addend (`usetp`, `isetp.eq`, `pand`, `por`)", imad},
     {"IADD3", "`iadd3`", "a carry-out (one source `RZ`) is computed by `usetp` into its predicate; two carry-outs (three sources): one `iadd3` + `usetp` per addition; each carry-in of `.X` adds `@P iadd d, d, 1`; a negated source adds an `isub`", iadd3},
     {"VIADD", "`iadd`", "", viadd},
     {"IABS", "`isub` + `imax`", "", iabs},
@@ -216,14 +309,14 @@ constexpr Rule kRules[] = {
     {"LOP3", "`lop3`", "a predicate destination adds `isetp.ne p, d, 0`", lop3},
     {"SHF", "`shl`, `shr`, `sar`, `lea.hi`", "the funnel shifts by a 32-bit word; `.W` (shift mod 32, as the trace's) for `.L` and `.R.HI`; `.R.U64` by an immediate n: `lea.hi` by 32 - n", shf},
     {"ISETP", "`isetp.CMP`, `usetp.CMP` (+ `pand`/`por`/`pxor`)", "the combining predicate adds one instruction; `.EX` (the high words of a 64-bit compare, the low words' result in the last operand): `isetp.eq` + `pand` (+ the strict compare and `por`), into spare predicates", setp},
-    {"PLOP3", "`pand`/`por`/`pxor`", "`PT`/`!PT` sources folded; a function of at most two predicates, one destination", plop3},
+    {"PLOP3", "`pand`/`por`/`pxor`; three predicates: `sel` + `lop3` + `isetp.ne`", "one destination; `PT`/`!PT` sources folded; a function of two predicates is one instruction, of three any table exactly: each predicate as all ones or zeros in a temporary (`sel`), the table itself by `lop3`, then `isetp.ne`", plop3},
     {"SGXT", "`bfe` (`.U32`), `shl` + `sar`", "", sgxt},
     {"P2R", "`sel` (+ `or`)", "`P2R d, PR, RZ, mask`: one `sel` per predicate of the mask", p2r},
     {"VIADDMNMX", "`iadd` + `imin`/`imax`/`umin`/`umax`", "", viaddmnmx},
     {"FSETP", "`fsetp.CMP` (+ `pand`/`por`/`pxor`)", "`NEU` is `ne`; `LTU`/`LEU`/`GTU`/`GEU` are the negated ordered `ge`/`gt`/`le`/`lt` into a spare predicate", setp},
-    {"FADD", "`fadd`, `fadd.rz/rm/rp`", "`.FTZ` ignored", fp_arith},
-    {"FMUL", "`fmul`, `fmul.rz/rm/rp`", "`.FTZ` ignored; `.RZ`/`.RM`/`.RP` are the directed-rounding forms", fp_arith},
-    {"FFMA", "`ffma`, `ffma.rz/rm/rp`", "`.FTZ` ignored", fp_arith},
+    {"FADD", "`fadd`, `fadd.rz/rm/rp`", "`.FTZ` ignored; `.SAT` adds `fmax d, d, 0.0` + `fmin d, d, 1.0` (clamps to [0, 1], NaN to 0)", fp_arith},
+    {"FMUL", "`fmul`, `fmul.rz/rm/rp`", "`.FTZ` ignored; `.RZ`/`.RM`/`.RP` are the directed-rounding forms; `.SAT` as FADD's", fp_arith},
+    {"FFMA", "`ffma`, `ffma.rz/rm/rp`", "`.FTZ` ignored; `.SAT` as FADD's (`expf`'s range reduction)", fp_arith},
     {"FMNMX", "`fmin`, `fmax`", "`PT` min, `!PT` max", fmnmx},
     {"IMNMX", "`imin`, `imax`, `umin`, `umax`", "", imnmx},
     {"VIMNMX", "`imin`, `imax`, `umin`, `umax`", "", imnmx},
@@ -247,7 +340,7 @@ constexpr Rule kRules[] = {
     {"ULDC", "`umov` (`.64`: two)", "", ldc},
     {"UMOV", "`umov`", "", uniform_alu},
     {"UIADD3", "`uiadd3`", "a carry-out into a uniform predicate `UPn`, held in a spare vector predicate (the same in every lane: `usetp`), the sum through a uniform temporary; `.X` carry-ins as IADD3's (`@p uiadd3 d, d, 1, 0`); a `@UPn` guard reads that predicate", uniform_alu},
-    {"UIMAD", "`uimad`; `.WIDE.U32` (addend `URZ`): `uimad.hi.u32` + `uimad` + `umov`", "", uniform_alu},
+    {"UIMAD", "`uimad`; `.WIDE[.U32]`: `uimad.hi.u32` + `uimad` + `umov`", "`.WIDE` through two uniform temporaries: a signed product adds each factor's sign word times the other (`usar`, `uimad`); a uniform pair addend `URn` the low word's carry (`usetp`, `@p uiadd3`)", uniform_alu},
     {"ULOP3", "`ulop3`", "", uniform_alu},
     {"USHF", "`ushl`, `ushr`, `usar`", "`.L` and `.R.{U32,S32}.HI`", uniform_alu},
     {"ULEA", "`ushl` + `uiadd3`", "through a uniform register above the kernel's; `.HI` unsupported", uniform_alu},
@@ -264,19 +357,20 @@ constexpr Rule kRules[] = {
     {"ATOMG", "`atom.global.OP`", "", atomic},
     {"ATOM", "`atom.global.OP`", "", atomic},
     {"ATOMS", "`atom.shared.OP`", "", atomic},
-    {"SHFL", "`shfl.down/up/xor/idx`", "the in-range predicate must be `PT`", shfl},
+    {"SHFL", "`shfl.down/up/xor/idx`; else `shfl.idx` by a computed lane", "in-range predicate `PT` and c = 0x1f (`UP`: 0): one shuffle, a register b masked to its 5 bits (`and`); other forms exactly as PTX's shfl.sync: the source lane from b and the range from c's clamp and segment mask (`and`, `bfe`, `lop3`, `isetp`), the in-range predicate into Pd, the own lane where out of range (`sel`), then `shfl.idx` (issued as one unless another instruction reads that Pd)", shfl},
     {"VOTE", "`vote.ballot`, `vote.any/all`", "", vote},
     {"VOTEU", "`vote.ballot`", "`.ANY UR, UPT, P`: the result in a vector register that reads of UR take", warp_uniform},
     {"UFLO", "`flo`", "`.U32`, on such a register", warp_uniform},
     {"REDUX", "`redux.sum`", "`.SUM`, likewise", warp_uniform},
-    {"BRA", "`bra`", "`@g BRA Pq, T` adds `pand`", branch},
+    {"BRA", "`bra`; `.DIV`: `vote.ballot` + `lop3` + `isetp.ne` + `bra`", "`@g BRA Pq, T` adds `pand`; `BRA.DIV mask, T` (the compiler's slow path for a collective in a diverged warp) is taken when a lane of the mask (`~URZ`: all 32) is not active: the ballot of `pt`, the same in every lane", branch},
     {"CALL", "`call`", "", call},
     {"RET", "`ret`", "", ret},
     {"EXIT", "`exit`", "", exit_},
     {"BAR", "`bar`", "`BAR.SYNC 0x0` only", bar},
     {"BSSY", "`nop`", "reconvergence comes from the post-dominators", nop},
     {"BSYNC", "`nop`", "", nop},
-    {"WARPSYNC", "`nop`", "", nop},
+    {"WARPSYNC", "`nop`", "`.COLLECTIVE` too (see `ENDCOLLECTIVE`)", nop},
+    {"ENDCOLLECTIVE", "`nop`", "ends the slow path that `BRA.DIV` takes (`WARPSYNC.COLLECTIVE`, the shuffle, `ENDCOLLECTIVE`), where the hardware gathers the mask's lanes for the shuffle: here the lanes that the post-dominator reconvergence keeps together run it, and a partner lane not among them gives the reader's own value, as in the fast path's shuffle, so both paths compute the same (a max reduction over the active lanes exactly; CUDA leaves a sum over absent lanes undefined)", nop},
     {"BMOV", "`mov d, 0` / `nop`", "", bmov},
     {"NOP", "`nop`", "", nop},
 };
@@ -348,6 +442,7 @@ Lowered lower(const Kernel& k, const Env& env) {
     Lowered out;
     const Temps t = temporaries(k);
     out.regs = t.pair;   // the kernel's own registers (rounded up to a pair); temporaries add theirs
+    out.kernel_regs = t.pair;
     std::map<std::string, std::string> alias;
     std::set<std::string> targets;
     for (const Inst& in : k.code)

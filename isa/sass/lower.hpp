@@ -10,11 +10,13 @@
 // it never names. Every instruction that has no lowering is collected
 // (all of them, not just the first) with the reason.
 // 64-bit carry chains (IADD3/LEA/IMAD.HI/IMAD.WIDE/UIADD3 carry-outs into a
-// predicate, .X carry-ins), 64-bit compares (ISETP.EX), directed rounding and
-// 64-bit conversions are exact for the forms the compiler emits. The family
-// functions live in lower_int.cpp, lower_fp.cpp and lower.cpp (lower_ctx.hpp).
+// predicate, .X carry-ins), 64-bit compares (ISETP.EX), directed rounding,
+// 64-bit conversions, .SAT, PLOP3 of three predicates, SHFL's in-range
+// predicate and BRA.DIV's test of the active lanes are exact for the forms the
+// compiler emits. The family functions live in lower_int.cpp, lower_fp.cpp and
+// lower.cpp (lower_ctx.hpp).
 // Left out: tensor cores, TMA, texture, indirect branches (BRX), 8/16-bit
-// accesses, FCHK, the constant banks other than 0.
+// accesses, the constant banks other than 0.
 #pragma once
 
 #include "isa/sass/reader.hpp"
@@ -47,6 +49,7 @@ struct Lowered {
     std::vector<Line> lines;
     std::vector<Unsupported> unsupported;
     uint32_t regs = 0;   // registers the lowered code needs: the kernel's, + 6 when it uses temporaries
+    uint32_t kernel_regs = 0;   // the kernel's own registers (its highest + 1, rounded up to a pair): no temporary
 };
 
 Lowered lower(const Kernel& k, const Env& env);

@@ -60,9 +60,10 @@ struct Ctx {
         if (k >= t.preds.size()) fail("needs a spare predicate and the kernel uses all of P0..P6");
         return "p" + std::to_string(k < t.preds.size() ? t.preds[k] : 0);
     }
-    std::string tmp_uniform() {
-        if (t.uniform >= 63) fail("needs a spare uniform register and the kernel uses UR62");
-        return "ur" + std::to_string(std::min<uint32_t>(t.uniform, 62));
+    // The k-th uniform register above the kernel's (urU, urU+1).
+    std::string tmp_uniform(uint32_t k = 0) {
+        if (t.uniform + k >= 63) fail("needs a spare uniform register and the kernel uses UR62");
+        return "ur" + std::to_string(std::min<uint32_t>(t.uniform + k, 62));
     }
 };
 

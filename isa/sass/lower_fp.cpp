@@ -33,13 +33,18 @@ std::string rounding(const Ctx& c) {
 
 }  // namespace
 
+// FADD/FMUL/FFMA[.RZ/.RM/.RP][.SAT]: .SAT clamps the rounded result to [0, 1] with fmax then fmin,
+// whose NaN rule (a NaN operand yields the other) turns a NaN into 0, as the hardware's saturation.
 void fp_arith(Ctx& c) {
-    if (c.has("SAT")) return c.fail("saturation (.SAT)");
     const std::string m = lower_word(c.mods[0]) + rounding(c);
     const size_t k = c.mods[0] == "FFMA" ? 3 : 2;
-    std::string s = m + " " + c.reg(0);
+    const std::string d = c.reg(0);
+    std::string s = m + " " + d;
     for (size_t i = 1; i <= k; ++i) s += ", " + c.value(i, true);
     c.emit(s);
+    if (!c.has("SAT")) return;
+    c.emit("fmax " + d + ", " + d + ", 0.0");
+    c.emit("fmin " + d + ", " + d + ", 1.0");
 }
 
 void fmnmx(Ctx& c) {

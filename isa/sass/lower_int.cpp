@@ -153,15 +153,17 @@ void imad(Ctx& c) {
         const std::string d = c.reg(0), a = c.value(1), b = c.value(2);
         std::string add = strip_reuse(c.n() > 3 ? c.raw(3) : "RZ");
         if (is_reg(add)) return c.emit(op + d + ", " + a + ", " + b + ", " + lower_word(add));
-        // a constant pair (c[0x0][X]) or RZ: the addend through the temporary pair
+        // a uniform pair URn:URn+1, a constant pair (c[0x0][X]) or RZ: the addend through the temporary pair
         std::string lo = "0", hi = "0";
-        if (add != "RZ") {
+        if (is_ureg(add)) {
+            lo = lower_word(add), hi = "ur" + std::to_string(std::stoul(add.substr(2)) + 1);
+        } else if (add != "RZ" && add != "URZ") {
             uint32_t off = 0;
             if (!cbank_offset(add, off)) return c.fail("an addend " + add);
             lo = c.env.cbank(off), hi = c.env.cbank(off + 4);
             if (lo.empty() || hi.empty()) return c.fail("reads " + add + ", which is not a kernel parameter");
         }
- const uint32_t t = c.t.pair;
+        const uint32_t t = c.t.pair;
         c.used_temps = true;
         c.emit("mov r" + std::to_string(t) + ", " + lo);
         c.emit("mov r" + std::to_string(t + 1) + ", " + hi);
@@ -297,10 +299,22 @@ std::string pred_function(const std::string& d, const std::string& x, const std:
     }
 }
 
+// PLOP3 of three predicates: each as all ones or zeros in a register (`sel`), then the table itself
+// (`lop3`: the same bit order) and `isetp.ne`; exact for any table, the destination written last.
+void plop3_three(Ctx& c, const std::string& d, uint32_t lut) {
+    const std::string r[3] = {"r" + std::to_string(c.t.pair), "r" + std::to_string(c.t.pair + 1), c.tmp()};
+    for (size_t i = 0; i < 3; ++i) c.emit("sel " + r[i] + ", 0xffffffff, 0, " + c.pred(2 + i));
+    char table[8];
+    std::snprintf(table, sizeof table, "0x%02x", lut & 0xff);
+    c.emit("lop3 " + r[0] + ", " + r[0] + ", " + r[1] + ", " + r[2] + ", " + table);
+    c.emit("isetp.ne " + d + ", " + r[0] + ", 0");
+}
+
 }  // namespace
 
 // PLOP3.LUT Pd, Pe, a, b, c, LUT, LUT2: Pd = LUT(a, b, c) as LOP3's (bit 4a + 2b + c), Pe by LUT2.
-// The constant sources (PT, !PT) are folded; what is left must be a function of two predicates.
+// The constant sources (PT, !PT) are folded into one pand/por/pxor where at most two predicates are
+// left; three go through registers (plop3_three).
 void plop3(Ctx& c) {
     if (c.n() != 7) return c.fail("unexpected form");
     const std::string dst[2] = {c.pred(0), c.pred(1)};
@@ -315,7 +329,7 @@ void plop3(Ctx& c) {
         if (p == "pt" || p == "!pt") fixed[i] = p == "pt";
         else vars.push_back(p);
     }
-    if (vars.size() > 2) return c.fail("a PLOP3 of three predicates");
+    if (vars.size() > 2) return plop3_three(c, dst[which], luts[which]);
     uint32_t t = 0;   // the table over (x, y) = the free sources in order
     for (uint32_t xy = 0; xy < 4; ++xy) {
         uint32_t bitsel = 0, v = 0;

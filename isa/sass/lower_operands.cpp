@@ -80,6 +80,7 @@ std::string Ctx::value(size_t i, bool fp) {
         out.push_back(guard + "isub " + t + ", 0, " + lower_word(s));
         return t;
     }
+    if ((s == "RZ" || s == "URZ") && fp && !pre.empty() && !abs) return "0x80000000";   // -RZ: -0.0 (as below)
     std::string v;
     if (s == "RZ" || s == "URZ") v = "0";
     else if (alias.count(s)) v = alias.at(s);
@@ -94,7 +95,10 @@ std::string Ctx::value(size_t i, bool fp) {
         fail("unexpected operand '" + raw(i) + "'");
         return "0";
     } else if (fp) {
-        if (!float_bits((s[0] == '+' ? s.substr(1) : s), v)) { fail("unreadable float '" + raw(i) + "'"); return "0"; }
+        // -x folds into the bits here: the trace reads "-0x3f800000" as a negative integer, not -1.0
+        const std::string body = s[0] == '+' ? s.substr(1) : s;
+        if (!float_bits(abs ? body : pre + body, v)) { fail("unreadable float '" + raw(i) + "'"); return "0"; }
+        if (!abs) pre.clear();
     } else if (std::isdigit(static_cast<unsigned char>(s[0]))) v = s;
     else { fail("unexpected operand '" + raw(i) + "'"); return "0"; }
     if (abs) v = "|" + v + "|";

@@ -143,6 +143,8 @@ struct Configs {
 
 struct Context {
     std::string root;       // the repository (calib/traces/ holds the twins)
+    std::string config_path;   // the config file and its --set values (cfg's), for a group that loads a variant
+    Uniforms config_sets;
     Measurements hw;
     Configs cfg;
     std::vector<Row> rows;
@@ -197,6 +199,7 @@ std::vector<Group> app_groups();       // apps, warp order and release, local me
 std::vector<Group> dispatch_groups();  // block dispatch, one-element-per-thread streams, write streams (dispatch.cpp)
 std::vector<Group> hotspot_groups();   // hot-line atomics grid, L2 capacity shared / private (hotspots.cpp)
 std::vector<Group> probe_groups();     // shared-bank conflicts, mixed random DRAM reads and writes (probes.cpp)
+std::vector<Group> holdout_groups();   // held-out app-like kernels, from their compiled SASS only (holdout.cpp)
 std::vector<Group> all_groups();       // all of them, in that order
 // Throws simt::Error for a name that is neither a group nor a set.
 void check_group_names(const std::vector<std::string>& names);

@@ -133,6 +133,7 @@ std::vector<Group> all_groups() {
     for (auto& x : dispatch_groups()) g.push_back(x);
     for (auto& x : hotspot_groups()) g.push_back(x);
     for (auto& x : probe_groups()) g.push_back(x);
+    for (auto& x : holdout_groups()) g.push_back(x);
     return g;
 }
 
@@ -143,7 +144,7 @@ void check_group_names(const std::vector<std::string>& names) {
         if (!known) {
             std::string list;
             for (const Group& g : all) list += std::string(list.empty() ? "" : ", ") + g.name;
-            throw simt::Error({n, 0, 0}, "unknown comparison group (sets: base, extended, apps, dispatch, hotspots; groups: " + list + ")");
+            throw simt::Error({n, 0, 0}, "unknown comparison group (sets: base, extended, apps, dispatch, hotspots, holdout; groups: " + list + ")");
         }
     }
 }

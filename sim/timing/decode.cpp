@@ -180,16 +180,21 @@ size_t principal(const std::vector<DecodedInst>& out, size_t pc, size_t end) {
 // Folds members [pc, end) of one SASS instruction into out[pc]: it checks the registers any member
 // reads before a member writes them and the registers they write that are read outside the
 // instruction, and writes those with its latency; false (nothing changed) where a member cannot fold
-// or the registers do not fit.
+// or the registers do not fit. The last member may be the instruction's own memory access or branch
+// (LDS [UR4+0x4] as mov + ld.shared, BRA on two predicates as pand + bra): then the folded
+// instruction is that one, with the registers of all, when the ones before write nothing read outside.
 bool fold(const isa::Program& program, std::vector<DecodedInst>& out, size_t pc, size_t end, const std::vector<bool>& target,
           const std::vector<bool>& read_outside) {
     const auto& code = program.code;
     if (end - pc - 1 > 127) return false;  // (DecodedInst::fold)
+    const bool tail = !foldable(out[end - 1], code[end - 1]);
+    if (tail && out[end - 1].lat == isa::Lat::Emul) return false;
     std::vector<uint16_t> src, dst, written;  // (as scoreboard_slot)
     auto has = [](const std::vector<uint16_t>& v, uint16_t r) { return std::find(v.begin(), v.end(), r) != v.end(); };
     std::vector<std::pair<uint16_t, uint8_t>> reads;  // general-register reads from outside, with their slot
     for (size_t k = pc; k < end; ++k) {
-        if (!foldable(out[k], code[k]) || (k > pc && target[k])) return false;
+        const bool helper = tail && k + 1 < end;
+        if (((k + 1 < end || !tail) && !foldable(out[k], code[k])) || (k > pc && target[k])) return false;
         for (int i = 0; i < out[k].nread; ++i) {
             const uint16_t r = out[k].read_reg[i];
             const bool seen = std::any_of(reads.begin(), reads.end(), [r](const auto& x) { return x.first == r; });
@@ -201,13 +206,14 @@ bool fold(const isa::Program& program, std::vector<DecodedInst>& out, size_t pc,
         }
         for (int i = 0; i < code[k].regs.ndst; ++i) {
             const uint16_t r = scoreboard_slot(code[k].regs.dst[i]);
+            if (helper && read_outside[r]) return false;  // (it would wait for the access)
             if (!has(written, r)) written.push_back(r);
             if (!has(dst, r) && read_outside[r]) dst.push_back(r);  // (a temporary only its bundle reads: none)
         }
     }
     size_t ncheck = src.size();
     for (uint16_t r : dst) ncheck += !has(src, r);
-    DecodedInst h = out[pc];
+    DecodedInst h = out[tail ? end - 1 : pc];
     if (ncheck > h.check.size() || dst.size() > h.dst.size()) return false;
     h.ncheck = h.ndst = 0;
     for (uint16_t r : src) h.check[h.ncheck++] = r;
@@ -223,10 +229,12 @@ bool fold(const isa::Program& program, std::vector<DecodedInst>& out, size_t pc,
         h.read_slot[h.nread++] = slot;
         h.reuse_after[slot] = r;
     }
-    const DecodedInst& p = out[principal(out, pc, end)];
-    h.op = p.op;
-    h.pipe = p.pipe;
-    h.throttle = p.throttle;
+    if (!tail) {
+        const DecodedInst& p = out[principal(out, pc, end)];
+        h.op = p.op;
+        h.pipe = p.pipe;
+        h.throttle = p.throttle;
+    }
     h.yields = out[end - 1].yields;
     h.sass_stall = out[end - 1].sass_stall;
     h.fold = uint8_t(end - pc - 1);

@@ -208,6 +208,24 @@ void Sm::reevaluate_held(TWarp& w, uint64_t t) {
 
 // The result time of an instruction that is not plain (IssueCost::plain): a division's, or a
 // memory access's through the LSU; an L1TEX or MIO instruction reserves its unit.
+// One imported SASS instruction's trace instructions after its first (decode.cpp, fold_sass_bundles),
+// stepped in its issue. Where the last is the SASS instruction's own access or branch, whose operands
+// the ones before build (LDS [UR4+0x4], BRA on two predicates), that step's lanes and addresses stand;
+// else the first's lanes (a carry-in's guard is not the instruction's).
+void Sm::step_folded(TWarp& w, const DecodedInst& d, uint32_t pc, uint64_t t) {
+    func::DynInst& dyn = *share_.dyn;
+    Outbox* const out = share_.outbox;
+    const func::LaneMask active = dyn.active, exec = dyn.exec;
+    for (uint32_t k = 1; k <= d.fold; ++k) {
+        if (out) out->steps.push_back(pc + k);
+        share_.exec->step_inline(*w.fblock, *w.fwarp, dyn, func::StepEnv{true, t, index_, out ? &out->accesses : nullptr});
+    }
+    if (d.unit == Unit::Math) {
+        dyn.active = active;
+        dyn.exec = exec;
+    }
+}
+
 uint64_t Sm::unit_issue(TWarp& w, const DecodedInst& d, const IssueCost& c, const func::DynInst& dyn, uint64_t t,
                         SubPartition& sp, uint32_t operand_delay) {
     uint64_t done = t + c.latency + operand_delay;

@@ -112,6 +112,9 @@ public:
     // Issues w's next instruction at cycle t, its operands `operand_delay`
     // cycles late (register-bank reads); returns the issue slots it takes.
     uint32_t issue(TWarp& w, uint64_t t, SubPartition& sp, uint32_t operand_delay = 0);
+    // The trace instructions after pc that one imported SASS instruction lowered to
+    // (DecodedInst::fold), stepped in its issue (sm.cpp).
+    void step_folded(TWarp& w, const DecodedInst& d, uint32_t pc, uint64_t t);
 
 private:
     struct BlockRec {

@@ -70,6 +70,7 @@ namespace simt::timing {
     Outbox* const out = share_.outbox;
     if (out) out->steps.push_back(pc);
     share_.exec->step_inline(*w.fblock, *w.fwarp, dyn, func::StepEnv{true, t, index_, out ? &out->accesses : nullptr});
+    if (d.fold) [[unlikely]] step_folded(w, d, pc, t);  // the rest of one imported SASS instruction
 
     // Counted per pc (the totals, pipe and issue-slot counts follow from these
     // at the end, Gpu::finish) and per SM.
@@ -80,12 +81,6 @@ namespace simt::timing {
     ps.thread_instructions += active;
     ps.thread_instructions_pred_on += exec;
     ++issued_;
-    // An imported SASS instruction lowered to several trace instructions issues once (decode.cpp,
-    // fold_sass_bundles): the others are stepped now; its pipe, latency and registers are d's.
-    for (uint32_t k = 1; k <= d.fold; ++k) {
-        if (out) out->steps.push_back(pc + k);
-        share_.exec->step_inline(*w.fblock, *w.fwarp, dyn, func::StepEnv{true, t, index_, out ? &out->accesses : nullptr});
-    }
 
     // Result time and pipe occupancy.
     uint64_t done = t + c.latency + operand_delay;
