@@ -33,6 +33,22 @@ simt::isa::Program launch(const std::string& kernel, const std::string& arch, co
     return simt::isa::assemble_text(text, "tests/sass/" + kernel + ".launch.isa", "tests/sass");
 }
 
+// A timed run of the program on `c` (its data from tests/data/), every issue recorded.
+struct TimedRun {
+    simt::timing::Stats stats;
+    std::vector<simt::timing::IssueEvent> issues;
+};
+TimedRun timed_run(const simt::isa::Program& p, const simt::GpuConfig& c) {
+    simt::timing::test::Recorder rec;
+    simt::func::GlobalMemory m(p, "tests/data");
+    simt::timing::RunOptions ro;
+    ro.observer = &rec;
+    simt::timing::Simulator sim(c, p, m, ro);
+    TimedRun r{sim.run(), {}};
+    r.issues = rec.issues;
+    return r;
+}
+
 // Runs the program through the SIMT executor and the per-thread reference; both memories.
 struct Both {
     simt::isa::Program p;
@@ -361,15 +377,10 @@ TEST_CASE("sass timing: pipes.sass_stall_counts holds the warp for each instruct
     auto issues = [&](bool on) {
         simt::GpuConfig c = simt::timing::test::small_config();
         c.pipes.sass_stall_counts = on;
-        simt::timing::test::Recorder rec;
-        simt::func::GlobalMemory m(p, "tests/data");
-        simt::timing::RunOptions ro;
-        ro.observer = &rec;
-        simt::timing::Simulator sim(c, p, m, ro);
-        const simt::timing::Stats s = sim.run();
+        const TimedRun r = timed_run(p, c);
         std::vector<uint64_t> at;
-        for (const auto& e : rec.issues) at.push_back(e.cycle);
-        return std::make_pair(at, s.stall_cycles[int(simt::timing::StallReason::Wait)]);
+        for (const auto& e : r.issues) at.push_back(e.cycle);
+        return std::make_pair(at, r.stats.stall_cycles[int(simt::timing::StallReason::Wait)]);
     };
     const auto [off, off_wait] = issues(false);
     const auto [on, on_wait] = issues(true);
@@ -393,19 +404,15 @@ TEST_CASE("sass timing: a SASS instruction lowered to several trace instructions
     REQUIRE(p.code.size() > 3);
     const std::vector<simt::timing::DecodedInst> d = simt::timing::decode_program(p);
     CHECK(d[0].fold == 2);
-    simt::GpuConfig c = simt::timing::test::small_config();
-    simt::timing::test::Recorder rec;
-    simt::func::GlobalMemory m(p, "tests/data");
-    simt::timing::RunOptions ro;
-    ro.observer = &rec;
-    simt::timing::Simulator sim(c, p, m, ro);
-    const simt::timing::Stats s = sim.run();
-    REQUIRE(rec.issues.size() == 3);   // one issue per SASS instruction, not per trace instruction
-    CHECK(s.warp_instructions == 3);
+    const simt::GpuConfig c = simt::timing::test::small_config();
+    const TimedRun r = timed_run(p, c);
+    const std::vector<simt::timing::IssueEvent>& issues = r.issues;
+    REQUIRE(issues.size() == 3);   // one issue per SASS instruction, not per trace instruction
+    CHECK(r.stats.warp_instructions == 3);
     // the carry is the IADD3's result: the IADD3.X waits the ALU's latency for it, no more
-    CHECK(rec.issues[1].cycle - rec.issues[0].cycle == c.pipes.alu.latency);
-    CHECK(rec.issues[1].pc == 3);
-    CHECK(rec.issues[2].cycle == rec.issues[1].cycle + 1);   // EXIT: no dependence, the next cycle
+    CHECK(issues[1].cycle - issues[0].cycle == c.pipes.alu.latency);
+    CHECK(issues[1].pc == 3);
+    CHECK(issues[2].cycle == issues[1].cycle + 1);   // EXIT: no dependence, the next cycle
 }
 
 TEST_CASE("sass: SHF.W wraps the shift amount, ULEA goes through a uniform temporary", "[sass]") {
