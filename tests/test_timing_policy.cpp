@@ -365,3 +365,23 @@ TEST_CASE("timing: a diverged warp's two sides alternate at yielding instruction
     // The two 4-cycle chains hide each other's latency: 7 waits of about 3 cycles saved.
     CHECK(serial - mixed >= 20);
 }
+
+TEST_CASE("timing: sides that write a uniform register do not interleave (it is one per warp)", "[timing][policy]") {
+    // As ptxas compiles div_ffma: each side counts its own loop in ur4. Interleaved, the two sides would
+    // step one counter and each run about half its 8 iterations.
+    auto named = [&](const std::string& n) {
+        return "umov ur4, 0\nL" + n + ":\n" + repeat("ffma r2, r2, r2, r2", 4) +
+               "uiadd3 ur4, ur4, 1, 0\nisetp.lt p1, ur4, 8\n@p1 bra L" + n + "\n";
+    };
+    const std::string src = ".grid 1\n.block 32\nmov r0, %laneid\nand r1, r0, 1\nisetp.eq p0, r1, 0\n@p0 bra even\n" +
+                            named("odd") + "bra join\neven:\n" + named("even") + "join:\nexit\n";
+    GpuConfig c = small_config();
+    c.scheduler.interleave_paths = true;
+    Recorder rec;
+    const uint64_t issued = run(src, c, {true, &rec, {}}).stats.warp_instructions;
+    uint64_t ffmas = 0;
+    for (const auto& e : rec.issues) ffmas += e.pipe == simt::isa::Pipe::Fma;
+    CHECK(ffmas == 2 * 8 * 4);   // both sides, all 8 iterations of 4 FFMAs
+    c.scheduler.interleave_paths = false;
+    CHECK(run(src, c, {true, nullptr, {}}).stats.warp_instructions == issued);
+}

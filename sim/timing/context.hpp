@@ -64,6 +64,19 @@ inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, 
     return v;
 }
 
+// Element pc: how many instructions before pc write a uniform register (size code + 1), so that a
+// range of the code's uniform writes is a difference (Sm::sides_keep_uniforms).
+inline std::vector<uint32_t> uniform_writes_before(const isa::Program& program) {
+    std::vector<uint32_t> v(program.code.size() + 1, 0);
+    for (size_t pc = 0; pc < program.code.size(); ++pc) {
+        const isa::RegUse& r = program.code[pc].regs;
+        bool writes = false;
+        for (int i = 0; i < r.ndst; ++i) writes |= r.dst[i] >= isa::kURegBase;
+        v[pc + 1] = v[pc] + (writes ? 1 : 0);
+    }
+    return v;
+}
+
 // Bit c: the program has an instruction of pipe class c.
 inline uint32_t used_classes(const std::vector<DecodedInst>& code) {
     uint32_t m = 0;
@@ -80,6 +93,7 @@ struct Context {
           pipes(pipe_specs(config.pipes)),
           datapaths(pipes, used_classes(code)),
           cost(issue_costs(code, program, pipes, config.pipes)),
+          uniform_writes(uniform_writes_before(program)),
           footprint(block_footprint(config, program)),
           l1(l1_spec(config, compute_occupancy(config, program))),
           mem(memory),
@@ -108,6 +122,7 @@ struct Context {
     const PipeSpecs pipes;
     const DatapathMap datapaths;     // which datapaths run each pipe class
     const std::vector<IssueCost> cost;  // per pc
+    const std::vector<uint32_t> uniform_writes;  // uniform_writes_before(program)
     const BlockFootprint footprint;
     const CacheSpec l1;                 // the kernel's L1 after its shared-memory carve-out
     const func::GlobalMemory& mem;      // buffer bases (texture layout)

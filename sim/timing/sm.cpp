@@ -226,6 +226,20 @@ void Sm::step_folded(TWarp& w, const DecodedInst& d, uint32_t pc, uint64_t t) {
     }
 }
 
+// A uniform register is one per warp, not per side: two sides that interleave would share it. ptxas
+// keeps a loop counter in a uniform register inside a side (the compiled div_ffma: UMOV UR4, URZ and
+// UIADD3 UR4 on each side), which only works if the sides run one after the other, so the sides trade
+// places only where the code between them and their reconvergence point writes none (interleaved, the
+// compiled div_ffma's sides shared UR4 and lost half their iterations).
+bool Sm::sides_keep_uniforms(const TWarp& w) const {
+    const auto& st = w.fwarp->stack;
+    if (st.size() < 2) return false;
+    const std::vector<uint32_t>& u = ctx_.uniform_writes;
+    const size_t lo = std::min<size_t>(std::min(st.back().pc, st[st.size() - 2].pc), u.size() - 1);
+    const size_t hi = std::min<size_t>(st.back().rpc, u.size() - 1);
+    return lo >= hi || u[hi] == u[lo];
+}
+
 uint64_t Sm::unit_issue(TWarp& w, const DecodedInst& d, const IssueCost& c, const func::DynInst& dyn, uint64_t t,
                         SubPartition& sp, uint32_t operand_delay) {
     uint64_t done = t + c.latency + operand_delay;

@@ -115,6 +115,9 @@ public:
     // The trace instructions after pc that one imported SASS instruction lowered to
     // (DecodedInst::fold), stepped in its issue (sm.cpp).
     void step_folded(TWarp& w, const DecodedInst& d, uint32_t pc, uint64_t t);
+    // Whether a diverged warp's two top sides may trade places (scheduler.interleave_paths): only
+    // where the code from the sides to their reconvergence writes no uniform register (sm.cpp).
+    bool sides_keep_uniforms(const TWarp& w) const;
 
 private:
     struct BlockRec {

@@ -34,7 +34,8 @@ namespace simt::timing {
     // Independent thread scheduling: a diverged warp's two sides alternate at each yielding
     // instruction (the NVIDIA Volta whitepaper: statements of the if and else branches "can be
     // interleaved in time"), as the scheduler alternates warps there (scheduler/cgy.cpp).
-    const bool switched = interleave_paths_ && code_[pc].yields && !dyn.diverged && w.fwarp->switch_path();
+    const bool switched = interleave_paths_ && code_[pc].yields && !dyn.diverged && sides_keep_uniforms(w) &&
+                          w.fwarp->switch_path();
     uint32_t next = w.fwarp->next_pc();
     if ((next != pc + 1 && !switched) || dyn.diverged) {
         w.branch_ready = t + ctx_.cfg.pipes.branch.latency;
