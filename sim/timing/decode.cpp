@@ -58,14 +58,25 @@ void collect_reads(const isa::Instruction& in, DecodedInst& d) {
     }
 }
 
+// Whether two trace instructions come from one imported SASS instruction (they share its line).
+bool same_sass(const isa::Instruction& a, const isa::Instruction& b) {
+    return a.sass_ctrl && b.sass_ctrl && a.loc.line == b.loc.line && a.loc.file == b.loc.file;
+}
+
+// The end of the SASS instruction whose lowering starts at pc (pc + 1 for a trace instruction).
+size_t bundle_end(const std::vector<isa::Instruction>& code, size_t pc) {
+    size_t end = pc + 1;
+    while (end < code.size() && same_sass(code[pc], code[end])) ++end;
+    return end;
+}
+
 // The stall count of each imported SASS instruction (its control bits, isa::Instruction::sass_ctrl),
 // on the last of the trace instructions it lowered to (they share its SASS line).
 void mark_sass_stalls(const isa::Program& program, std::vector<DecodedInst>& out) {
     const auto& code = program.code;
     for (size_t pc = 0; pc < code.size(); ++pc) {
         if (!code[pc].sass_ctrl) continue;
-        const bool last = pc + 1 == code.size() || code[pc + 1].loc.line != code[pc].loc.line || code[pc + 1].loc.file != code[pc].loc.file;
-        if (last) out[pc].sass_stall = uint8_t(isa::sass::Control::unpack(code[pc].sass_ctrl).stall);
+        if (bundle_end(code, pc) == pc + 1) out[pc].sass_stall = uint8_t(isa::sass::Control::unpack(code[pc].sass_ctrl).stall);
     }
 }
 
@@ -119,24 +130,11 @@ void mark_yields(const isa::Program& program, std::vector<DecodedInst>& out) {
     const std::vector<bool> target = branch_targets(program);
     for (size_t pc = 0; pc < code.size(); ++pc) {
         const bool sass = code[pc].sass_ctrl != 0;
-        if (sass && pc + 1 < code.size() && code[pc + 1].loc.line == code[pc].loc.line &&
-            code[pc + 1].loc.file == code[pc].loc.file)
-            continue;
+        if (bundle_end(code, pc) != pc + 1) continue;   // (not the last of a SASS instruction's)
         const bool hint = sass ? !isa::sass::Control::unpack(code[pc].sass_ctrl).yield
                                : out[pc].pipe != isa::Pipe::Branch && !is_counter_step(code[pc]);
         out[pc].yields = hint && next_waits_in_flight(program, out, pc, target);
     }
-}
-
-bool same_sass(const isa::Instruction& a, const isa::Instruction& b) {
-    return a.sass_ctrl && b.sass_ctrl && a.loc.line == b.loc.line && a.loc.file == b.loc.file;
-}
-
-// The end of the SASS instruction whose lowering starts at pc (pc + 1 for a trace instruction).
-size_t bundle_end(const std::vector<isa::Instruction>& code, size_t pc) {
-    size_t end = pc + 1;
-    while (end < code.size() && same_sass(code[pc], code[end])) ++end;
-    return end;
 }
 
 // By scoreboard slot: whether some instruction reads the register before its own SASS instruction
@@ -145,9 +143,10 @@ std::vector<bool> read_outside(const isa::Program& program) {
     const auto& code = program.code;
     std::vector<bool> out(kNumScoreboardRegs, false);
     std::vector<uint16_t> written;
-    for (size_t pc = 0; pc < code.size(); pc = bundle_end(code, pc)) {
+    for (size_t pc = 0, end = 0; pc < code.size(); pc = end) {
+        end = bundle_end(code, pc);
         written.clear();
-        for (size_t k = pc; k < bundle_end(code, pc); ++k) {
+        for (size_t k = pc; k < end; ++k) {
             for (int i = 0; i < code[k].regs.nsrc; ++i) {
                 const uint16_t r = scoreboard_slot(code[k].regs.src[i]);
                 if (std::find(written.begin(), written.end(), r) == written.end()) out[r] = true;
@@ -250,8 +249,10 @@ void fold_sass_bundles(const isa::Program& program, std::vector<DecodedInst>& ou
     const auto& code = program.code;
     const std::vector<bool> target = branch_targets(program);
     const std::vector<bool> outside = read_outside(program);
-    for (size_t pc = 0; pc < code.size(); pc = bundle_end(code, pc))
-        if (bundle_end(code, pc) - pc > 1) fold(program, out, pc, bundle_end(code, pc), target, outside);
+    for (size_t pc = 0, end = 0; pc < code.size(); pc = end) {
+        end = bundle_end(code, pc);
+        if (end - pc > 1) fold(program, out, pc, end, target, outside);
+    }
 }
 
 }  // namespace

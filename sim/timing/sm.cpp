@@ -206,8 +206,6 @@ void Sm::reevaluate_held(TWarp& w, uint64_t t) {
 
 // ---------------------------------------------------------------- issue
 
-// The result time of an instruction that is not plain (IssueCost::plain): a division's, or a
-// memory access's through the LSU; an L1TEX or MIO instruction reserves its unit.
 // One imported SASS instruction's trace instructions after its first (decode.cpp, fold_sass_bundles),
 // stepped in its issue. Where the last is the SASS instruction's own access or branch, whose operands
 // the ones before build (LDS [UR4+0x4], BRA on two predicates), that step's lanes and addresses stand;
@@ -240,6 +238,8 @@ bool Sm::sides_keep_uniforms(const TWarp& w) const {
     return lo >= hi || u[hi] == u[lo];
 }
 
+// The result time of an instruction that is not plain (IssueCost::plain): a division's, or a
+// memory access's through the LSU; an L1TEX or MIO instruction reserves its unit.
 uint64_t Sm::unit_issue(TWarp& w, const DecodedInst& d, const IssueCost& c, const func::DynInst& dyn, uint64_t t,
                         SubPartition& sp, uint32_t operand_delay) {
     uint64_t done = t + c.latency + operand_delay;
