@@ -9,6 +9,7 @@
 // 4 and interval 2). Each case switches on only the unit it checks.
 #include "test_timing_util.hpp"
 
+#include "sim/timing/memory/atomic_unit.hpp"
 #include "sim/timing/memory/carveout.hpp"
 #include "sim/timing/memory/coalescer.hpp"
 #include "sim/timing/memory/crossbar.hpp"
@@ -543,6 +544,48 @@ TEST_CASE("memory units: a global load's data wavefront takes the shared-memory 
     CHECK(t_on == t_off + 1);
 }
 
+TEST_CASE("memory units: the LSU-in port takes one memory instruction a cycle per SM", "[timing][memory]") {
+    // Four warps, one per sub-partition: warps 0 and 1 load from global memory, 2 and 3 from shared
+    // memory, in nearby cycles. The L1TEX and the MIO each take one a cycle; with memory.lsu_in_port
+    // the SM takes one memory instruction a cycle whatever its unit, so no two issue together.
+    const char* k = ".kernel t\n.grid 1\n.block 128\n.regs 8\n.shared 512\n.buffer a f32 64 zero\n"
+                    "mov r0, %laneid\nmov r1, %warpid\nshl r3, r0, 2\nisetp.lt p0, r1, 2\n@p0 bra g\nbra s\n"
+                    "g:\nld.global r4, [a + r3]\nexit\ns:\nld.shared r5, [r3]\nexit\n";
+    GpuConfig c = small_config();
+    c.memory.lg_queue_depth = 16;
+    auto cycles = [&](bool port) {
+        c.memory.lsu_in_port = port;
+        Recorder rec;
+        run(k, c, {true, &rec, {}});
+        std::vector<uint64_t> v;
+        for (uint64_t w = 0; w < 4; ++w) v.push_back(rec.issue_cycles(w, w < 2 ? 6 : 8).at(0));
+        std::sort(v.begin(), v.end());
+        return v;
+    };
+    const std::vector<uint64_t> off = cycles(false), on = cycles(true);
+    CHECK(std::adjacent_find(off.begin(), off.end()) != off.end());  // a load and an ld.shared together
+    CHECK(std::adjacent_find(on.begin(), on.end()) == on.end());
+    CHECK(on.back() - on.front() == 3);
+}
+
+TEST_CASE("memory units: a global load's data takes a wavefront per access to its busiest bank", "[timing][memory]") {
+    // 32 lanes, each at its own 128 B line but all in bank 0 (stride 128 B): 32 data wavefronts with
+    // memory.l1_data_bank_conflicts; the load's result waits for them, and an ld.shared behind it too.
+    const char* k = ".kernel t\n.grid 1\n.block 32\n.regs 8\n.shared 4096\n.buffer a f32 1024 zero\n"
+                    "mov r0, %laneid\nshl r3, r0, 7\nshl r2, r0, 2\nld.global r4, [a + r3]\n"
+                    "ld.global r4, [a + r3]\nld.shared r5, [r2]\nfadd r6, r5, r5\nfadd r7, r4, r4\nexit\n";
+    GpuConfig c = small_config();
+    c.memory.l1_data_wavefronts = 1;
+    Recorder off, on;
+    run(k, c, {true, &off, {}});
+    c.memory.l1_data_bank_conflicts = true;
+    run(k, c, {true, &on, {}});
+    // The second load (its lines hit) has its data 31 wavefronts later than the first's one, plus the
+    // first load's 32 ahead of it; the ld.shared's fadd waits for 64 data-stage cycles instead of 2.
+    CHECK(on.issue_cycles(0, 7).at(0) == off.issue_cycles(0, 7).at(0) + 62);
+    CHECK(on.issue_cycles(0, 8).at(0) > off.issue_cycles(0, 8).at(0) + 31);
+}
+
 TEST_CASE("memory units: a write-back costs more while its channel also serves reads", "[timing][memory]") {
     GpuConfig c = small_config();  // 64 B per cycle, one channel, load window 1000
     c.memory.dram.mixed_write_bytes = 64;  // one more cycle per write while reads are around
@@ -596,6 +639,46 @@ TEST_CASE("memory units: sector atomics cost a sector op plus the busiest word's
     auto w = run(spread, c, {true, &wide, {}});
     CHECK(w.stats.memory.atomic_serial_cycles == 3 + 5 + 7);
     CHECK(wide.issue_cycles(0, 2) == std::vector<uint64_t>{4 + 500 + 7 + 20});
+}
+
+TEST_CASE("memory units: a word's next float add waits for the previous one; other words pass", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.atomics.same_address_cycles = 1;
+    c.memory.atomics.float_add_cycles = 4;
+    c.memory.atomics.sector_cycles = 1;  // the unit: 1 cycle a sector (no request cost); result + 20
+    auto lanes = [](uint32_t n, uint64_t word, bool fp) { return AtomicSector{n, n, word, false, fp}; };
+    auto ends = [&](std::vector<AtomicSector> ops) {
+        AtomicUnit u(c);
+        MemoryStats st;
+        std::vector<uint64_t> out;
+        for (const AtomicSector& a : ops) out.push_back(u.execute_sector(100, a, st));
+        return std::make_pair(out, st.atomic_serial_cycles);
+    };
+    // One lane per request on word 0, all at 100: integer adds pass one per unit cycle; float adds
+    // one per 4 cycles (each waits for the previous one's result).
+    CHECK(ends({lanes(1, 0, false), lanes(1, 0, false), lanes(1, 0, false)}).first == std::vector<uint64_t>{120, 121, 122});
+    const auto fp = ends({lanes(1, 0, true), lanes(1, 0, true), lanes(1, 0, true)});
+    CHECK(fp.first == std::vector<uint64_t>{120, 124, 128});
+    CHECK(fp.second == 0 + 4 + 8);
+    // Float adds on two words alternately: each word's chain runs at 4, the unit at 1.
+    CHECK(ends({lanes(1, 0, true), lanes(1, 4, true), lanes(1, 0, true), lanes(1, 4, true)}).first ==
+          std::vector<uint64_t>{120, 121, 124, 125});
+    // 32 lanes on one word: the unit holds the sector 1 + 31 x 4 = 125 cycles; the next request's
+    // lanes start when the word's last add is done (100 + 32 x 4 = 228), not at the unit's 225.
+    CHECK(ends({lanes(32, 0, true), lanes(32, 0, true)}).first == std::vector<uint64_t>{100 + 124 + 20, 228 + 124 + 20});
+}
+
+TEST_CASE("memory units: a warp leaves after its reduction leaves the SM, the launch ends at its ack", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.stores.drain_acks = true;  // stores wait for acks; a reduction does not
+    const char* red = ".kernel t\n.grid 1\n.block 32\n.regs 8\n.buffer n u32 1 zero\nred.global.add [n], 1\nexit\n";
+    const char* atom = ".kernel t\n.grid 1\n.block 32\n.regs 8\n.buffer n u32 1 zero\natom.global.add r1, [n], 1\nexit\n";
+    auto r = run(red, c);
+    auto a = run(atom, c);
+    const int drain = int(StallReason::Drain);
+    CHECK(r.stats.stall_cycles[drain] < 10);   // gone once the tag stage has sent it
+    CHECK(a.stats.stall_cycles[drain] > 500);  // waits for the old value (DRAM 500 + atomic 20 + ...)
+    CHECK(r.stats.cycles == a.stats.cycles);   // the launch ends at the reduction's ack either way
 }
 
 TEST_CASE("memory units: slices interleave groups of lines, and the map inverts", "[timing][memory]") {

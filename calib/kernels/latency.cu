@@ -36,6 +36,24 @@ extern "C" __global__ void lat_imad(int iters, unsigned a, unsigned b, long long
   TIMED_LOOP(asm volatile(REP64("mad.lo.u32 %0, %0, %1, %2;\n\t") : "+r"(x) : "r"(a), "r"(b)));
   sink[threadIdx.x] = x;
 }
+// 64-bit integer forms (issue 6: the compiled division's IMAD.HI / IMAD.WIDE chain, index math).
+extern "C" __global__ void lat_imad_hi(int iters, unsigned a, unsigned b, long long* cyc, unsigned* sink) {
+  unsigned x = threadIdx.x + 0x80000000u;
+  TIMED_LOOP(asm volatile(REP64("mad.hi.u32 %0, %0, %1, %2;\n\t") : "+r"(x) : "r"(a), "r"(b)));
+  sink[threadIdx.x] = x;
+}
+extern "C" __global__ void lat_imad_wide(int iters, unsigned a, unsigned b, long long* cyc, unsigned long long* sink) {
+  unsigned long long x = threadIdx.x + b;
+  TIMED_LOOP(asm volatile(REP64("{ .reg .u32 lo, hi; mov.b64 {lo, hi}, %0; mad.wide.u32 %0, lo, %1, %0; }\n\t")
+                          : "+l"(x) : "r"(a)));
+  sink[threadIdx.x] = x;
+}
+extern "C" __global__ void lat_iadd64(int iters, unsigned long long a, unsigned b, long long* cyc,
+                                      unsigned long long* sink) {
+  unsigned long long x = threadIdx.x + b;
+  TIMED_LOOP(asm volatile(REP64("add.u64 %0, %0, %1;\n\t") : "+l"(x) : "l"(a)));
+  sink[threadIdx.x] = x;
+}
 // Alternating operands: ptxas may fuse pairs into IADD3 (counted in the SASS).
 extern "C" __global__ void lat_iadd(int iters, unsigned a, unsigned b, long long* cyc, unsigned* sink) {
   unsigned x = threadIdx.x;
@@ -245,6 +263,12 @@ int main() {
          "mul.rn.f32 x=x*a");
   report("lat_imad", "IMAD", 64, [&](int it) { lat_imad<<<1, 32>>>(it, 3u, 7u, g_cyc, us); }, 16, 1040,
          "mad.lo.u32 x=x*a+b");
+  report("lat_imad_hi", "IMAD.HI.U32", 64, [&](int it) { lat_imad_hi<<<1, 32>>>(it, 0xFFFFFFF1u, 7u, g_cyc, us); }, 16,
+         1040, "mad.hi.u32 x=hi(x*a)+b");
+  report("lat_imad_wide", "IMAD.WIDE.U32", 64, [&](int it) { lat_imad_wide<<<1, 32>>>(it, 3u, 7u, g_cyc, ls); }, 16,
+         1040, "mad.wide.u32 x64=lo(x64)*a+x64");
+  report("lat_iadd64", "IADD3+IADD3.X", 64, [&](int it) { lat_iadd64<<<1, 32>>>(it, 0x100000003ull, 7u, g_cyc, ls); },
+         16, 1040, "add.u64 x=x+a (a low add and a carry add per op)");
   report("lat_iadd", "IADD3", 64, [&](int it) { lat_iadd<<<1, 32>>>(it, 3u, 7u, g_cyc, us); }, 16, 1040,
          "add.u32 alternating a/b (ptxas may fuse pairs: see SASS count)");
   report("lat_rsqrt", "MUFU.RSQ", 64, [&](int it) { lat_rsqrt<<<1, 32>>>(it, fa, fb, g_cyc, fs); }, 8, 264,

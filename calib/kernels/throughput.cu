@@ -62,6 +62,20 @@ extern "C" __global__ void __launch_bounds__(1024, 1) thr_imad(int iters, unsign
   TBODY(asm volatile(REP8(EIGHT("mad.lo.u32", ", %8, %9")) : R8 : "r"(a), "r"(b)));
   sink[blockIdx.x * blockDim.x + threadIdx.x] = SUM8;
 }
+extern "C" __global__ void __launch_bounds__(1024, 1) thr_imad_hi(int iters, unsigned a, unsigned b, BlockRec* rec, unsigned* sink) {
+  INIT8(unsigned, threadIdx.x + 0x80000000u)
+  TBODY(asm volatile(REP8(EIGHT("mad.hi.u32", ", %8, %9")) : R8 : "r"(a), "r"(b)));
+  sink[blockIdx.x * blockDim.x + threadIdx.x] = SUM8;
+}
+// mad.wide.u32 on 8 chains: x_k = lo(x_k) * a + b64 (one IMAD.WIDE.U32 per op, the high half rewritten).
+#define L8 "+l"(x0), "+l"(x1), "+l"(x2), "+l"(x3), "+l"(x4), "+l"(x5), "+l"(x6), "+l"(x7)
+#define WIDE1(k) "{ .reg .u32 lo, hi; mov.b64 {lo, hi}, %" #k "; mad.wide.u32 %" #k ", lo, %8, %9; }\n\t"
+extern "C" __global__ void __launch_bounds__(1024, 1) thr_imad_wide(int iters, unsigned a, unsigned long long b, BlockRec* rec,
+                                                                    unsigned long long* sink) {
+  INIT8(unsigned long long, threadIdx.x)
+  TBODY(asm volatile(REP8(WIDE1(0) WIDE1(1) WIDE1(2) WIDE1(3) WIDE1(4) WIDE1(5) WIDE1(6) WIDE1(7)) : L8 : "r"(a), "l"(b)));
+  sink[blockIdx.x * blockDim.x + threadIdx.x] = SUM8;
+}
 extern "C" __global__ void __launch_bounds__(1024, 1) thr_iadd(int iters, unsigned a, unsigned b, BlockRec* rec, unsigned* sink) {
   INIT8(unsigned, threadIdx.x)
   TBODY(asm volatile(REP4(EIGHT("add.u32", ", %8") EIGHT("xor.b32", ", %9")) : R8 : "r"(a), "r"(b)));
@@ -152,6 +166,9 @@ int main() {
       {"thr_sin", "MUFU.SIN", 512, [&](int g, int t, int it) { thr_sin<<<g, t>>>(it, fa, fb, drec, (float*)sink); }},
       {"thr_dfma", "DFMA", 2048, [&](int g, int t, int it) { thr_dfma<<<g, t>>>(it, 1.0000001, 1e-7, drec, (double*)sink); }},
       {"thr_imad", "IMAD", 2048, [&](int g, int t, int it) { thr_imad<<<g, t>>>(it, 3u, 7u, drec, (unsigned*)sink); }},
+      {"thr_imad_hi", "IMAD.HI.U32", 2048, [&](int g, int t, int it) { thr_imad_hi<<<g, t>>>(it, 0xFFFFFFF1u, 7u, drec, (unsigned*)sink); }},
+      {"thr_imad_wide", "IMAD.WIDE.U32", 2048,
+       [&](int g, int t, int it) { thr_imad_wide<<<g, t>>>(it, 3u, 7ull, drec, (unsigned long long*)sink); }},
       {"thr_iadd_xor", "IADD3", 2048, [&](int g, int t, int it) { thr_iadd<<<g, t>>>(it, 3u, 7u, drec, (unsigned*)sink); }},
   };
   for (auto& t : tests) {

@@ -186,6 +186,11 @@ struct Context {
 double delta(Context& c, Trace& t, const std::string& knob, uint64_t a, uint64_t b, simt::timing::Stats* s2,
              Uniforms extra = {});
 
+// The H200 config (the context's file and --set values) with an H100 SXM's memory side: a 50 MB L2 of 80
+// slices and 3.35 TB/s of HBM3 on 80 channels, for rows measured on an H100 (the same GH100 SM and L2
+// slices; holdout.cpp).
+GpuConfig h100_memory(const Context& c);
+
 // A group of comparisons: runs its twins and adds rows to the context. `set` is the calibration
 // set it belongs to (base, extended, apps).
 struct Group {

@@ -12,7 +12,6 @@
 #include "sim/config/config.hpp"
 
 namespace simt::calib {
-namespace {
 
 GpuConfig h100_memory(const Context& c) {
     Uniforms sets = c.config_sets;
@@ -21,6 +20,8 @@ GpuConfig h100_memory(const Context& c) {
         sets.push_back(s);
     return simt::load_config(c.config_path.empty() ? c.root + "/configs/h200.yaml" : c.config_path, sets);
 }
+
+namespace {
 
 void holdout(Context& c) {
     const char* kernels[] = {"ho_matvec_warp", "ho_matvec_thread", "ho_softmax", "ho_conv3x3", "ho_gemm_naive",

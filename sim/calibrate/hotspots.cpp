@@ -49,6 +49,33 @@ void atomgrid(Context& c) {
     }
 }
 
+// atomtype (calib/kernels/atomtype.cu, results/atomtype/, an H100): lane operations per clock of
+// integer and fp32 reductions on one word (all lanes, or lane 0 of every warp) and on 8 hot lines'
+// hashed words (K = 4 and 8 differenced), and the whole time of a launch whose warps each end with
+// one reduction on one word (tail_*: the launch overhead included, as the CUDA event times it).
+void atomtype(Context& c) {
+    const char* patterns[] = {"same", "lane0", "hot8"};
+    const char* ops[] = {"red_add_u32", "red_add_f32"};
+    std::optional<Trace> t;
+    std::optional<GpuConfig> h100;
+    for (int fp = 0; fp < 2; ++fp)
+        for (int p = 0; p < 3; ++p) {
+            const std::string k = std::string("atomtype_") + ops[fp] + "_" + patterns[p];
+            if (!c.wants(k)) continue;
+            if (!t) t.emplace(c.trace("atomtype")), h100.emplace(h100_memory(c));
+            const Uniforms u = {"pattern=" + std::to_string(p), "fp=" + std::to_string(fp)};
+            const double d = t->per_step(*h100, "K", 4, 8, u);
+            c.add("atomtype", k, "atomics_per_clk", 1056.0 * 256 / (p == 1 ? 32 : 1) / d, "1/clk");
+        }
+    const char* tails[] = {"tail_none", "tail_red_add_u32", "tail_red_add_f32"};
+    std::optional<Trace> tail;
+    for (int op = 0; op < 3; ++op) {
+        if (!c.wants(tails[op])) continue;
+        if (!tail) tail.emplace(c.trace("atom_tail")), h100.emplace(h100_memory(c));
+        c.add("atomtype", tails[op], "us", tail->run(*h100, {"op=" + std::to_string(op)}).time_us, "us");
+    }
+}
+
 void l2cap(Context& c) {
     std::optional<Trace> t;
     for (const char* mode : {"random", "private"})
@@ -150,8 +177,8 @@ void mlp(Context& c) {
 }  // namespace
 
 std::vector<Group> hotspot_groups() {
-    return {{"atomgrid", "hotspots", atomgrid}, {"l2cap", "hotspots", l2cap}, {"l2dirty", "hotspots", l2dirty},
-            {"l2write", "hotspots", l2write}, {"mlp", "hotspots", mlp}};
+    return {{"atomgrid", "hotspots", atomgrid}, {"atomtype", "hotspots", atomtype}, {"l2cap", "hotspots", l2cap},
+            {"l2dirty", "hotspots", l2dirty},   {"l2write", "hotspots", l2write},   {"mlp", "hotspots", mlp}};
 }
 
 }  // namespace simt::calib

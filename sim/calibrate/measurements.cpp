@@ -114,6 +114,8 @@ bool has_twin(const std::string& root, const std::string& kernel) {
     else if (starts("hist_global_")) twin = "hist_global";
     else if (kernel == "transpose_tiled_pad") twin = "transpose_tiled";
     else if (starts("atomgrid_")) twin = "atomgrid";
+    else if (starts("atomtype_")) twin = "atomtype";
+    else if (starts("tail_")) twin = "atom_tail";
     else if (starts("l2cap_")) twin = "l2cap";
     else if (starts("l2dirty_")) twin = "l2dirty";
     else if (starts("l2write_")) twin = "l2write";

@@ -65,13 +65,13 @@ const KeyList kRegFileKeys = {"model_banks", "banks", "reads_per_bank", "reuse_c
                                "read_ahead"};
 const KeyList kPipesKeys = {"fma", "alu", "sfu", "fp64", "lsu", "tex", "branch", "imad", "iadd", "uniform",
                             "int_div_instructions", "int_div_mufu_instructions", "int_div_latency", "int_div_dividend_latency",
-                            "branch_resolve_cycles", "s2r_latency", "branch_waits_fixed", "sass_stall_counts"};
+                            "branch_resolve_cycles", "s2r_latency", "imad_wide_passes", "imad_wide_latency", "imad_hi_latency", "branch_waits_fixed", "sass_stall_counts"};
 const KeyList kPipeKeys = {"lanes", "interval", "latency", "handoff", "datapaths"};
 constexpr size_t kMaxDatapaths = 16;
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks", "shared_conflict_latency", "shared_return_bytes",
                              "const_latency", "tex_latency", "atomic_latency", "dram_latency",
                              "dram_bandwidth_gbs", "max_outstanding_per_sm", "l1_miss_lines_in_flight",
-                             "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_hits_share_wavefronts", "l1_request_cycles", "l1_data_wavefronts", "l1_local_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "l1_miss_line_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
+                             "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_hits_share_wavefronts", "l1_request_cycles", "lsu_in_port", "l1_data_bank_conflicts", "l1_data_wavefronts", "l1_local_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "l1_miss_line_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
 const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "read_lookups_per_cycle", "data_sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "hit_spread_cycles", "home_copy", "stores_at_home", "sm_map",
                            "input_flits_per_cycle", "flit_bytes", "partner_offset", "write_back_entries"};
@@ -79,7 +79,7 @@ const KeyList kCrossbarKeys = {"sm_sectors_per_cycle"};
 const KeyList kDramKeys = {"channels", "interleave_bytes", "open_chunks", "open_write_rows", "row_miss_bytes", "write_row_miss_bytes",
                            "write_row_bytes", "write_banks", "write_activate_bytes", "read_activate_bytes", "read_command_bytes", "rmw_turnaround_bytes", "mixed_write_bytes", "switch_bytes", "latency_spread_cycles",
                            "bank_service_cycles", "load_window_cycles"};
-const KeyList kAtomicsKeys = {"same_address_cycles", "slices_per_unit", "unit_ops_per_cycle", "l1_ops_per_cycle",
+const KeyList kAtomicsKeys = {"same_address_cycles", "float_add_cycles", "slices_per_unit", "unit_ops_per_cycle", "l1_ops_per_cycle",
                               "shared_same_address_cycles", "sector_cycles", "request_cycles",
                               "header_bytes", "near_lookup"};
 const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read", "partial_miss_fetch", "dirty_lines", "write_queue_cycles",
@@ -214,6 +214,9 @@ GpuConfig::Pipes read_pipes(const Section& s) {
     if (s.has("int_div_dividend_latency"))
         pipes.int_div_dividend_latency = s.u32("int_div_dividend_latency", 1, kMaxLatency);
     pipes.s2r_latency = s.u32("s2r_latency", 1, kMaxLatency);
+    if (s.has("imad_wide_passes")) pipes.imad_wide_passes = s.u32("imad_wide_passes", 1, 64);
+    if (s.has("imad_wide_latency")) pipes.imad_wide_latency = s.u32("imad_wide_latency", 1, kMaxLatency);
+    if (s.has("imad_hi_latency")) pipes.imad_hi_latency = s.u32("imad_hi_latency", 1, kMaxLatency);
     pipes.branch_waits_fixed = s.boolean("branch_waits_fixed");
     if (s.has("branch_resolve_cycles")) pipes.branch_resolve_cycles = s.u32("branch_resolve_cycles", 1, kMaxLatency);
     pipes.sass_stall_counts = s.boolean("sass_stall_counts");
@@ -306,6 +309,7 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     m.dram.load_window_cycles = d.u32("load_window_cycles", 1, 1u << 24);
     Section a = s.section("atomics", kAtomicsKeys);
     m.atomics.same_address_cycles = a.number("same_address_cycles", 0, false, 1e6);
+    if (a.has("float_add_cycles")) m.atomics.float_add_cycles = a.number("float_add_cycles", 0, false, 1e6);
     m.atomics.slices_per_unit = a.u32("slices_per_unit", 1, 4096);
     if (a.has("unit_ops_per_cycle")) m.atomics.unit_ops_per_cycle = a.number("unit_ops_per_cycle", 0, false, 1024);
     m.atomics.l1_ops_per_cycle = a.u32("l1_ops_per_cycle", 0, 1024);
@@ -354,6 +358,8 @@ GpuConfig::Memory read_memory(const Section& s) {
     if (s.has("l1_line_per_wavefront")) m.l1_line_per_wavefront = s.boolean("l1_line_per_wavefront");
     if (s.has("l1_hits_share_wavefronts")) m.l1_hits_share_wavefronts = s.boolean("l1_hits_share_wavefronts");
     if (s.has("l1_request_cycles")) m.l1_request_cycles = s.u32("l1_request_cycles", 1, 64);
+    if (s.has("lsu_in_port")) m.lsu_in_port = s.boolean("lsu_in_port");
+    if (s.has("l1_data_bank_conflicts")) m.l1_data_bank_conflicts = s.boolean("l1_data_bank_conflicts");
     if (s.has("l1_data_wavefronts")) m.l1_data_wavefronts = s.u32("l1_data_wavefronts", 0, 64);
     if (s.has("l1_local_store_allocate")) m.l1_local_store_allocate = s.boolean("l1_local_store_allocate");
     if (s.has("lg_queue_depth")) m.lg_queue_depth = s.u32("lg_queue_depth", 0, 4096);

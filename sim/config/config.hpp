@@ -92,6 +92,10 @@ struct GpuConfig {
         uint32_t int_div_latency = 0;       // dependent latency of one emulated division
         uint32_t int_div_dividend_latency = 0;  // from the dividend alone, when the divisor was ready
                                                 // earlier (its reciprocal computed off the chain; 0: as int_div_latency)
+        uint32_t imad_wide_passes = 1;      // imad.wide / imad.hi / imul.hi (IMAD.WIDE, IMAD.HI): passes through the
+                                            // imad pipe (its occupancy per warp, times the pipe's interval)
+        uint32_t imad_wide_latency = 0;     // imad.wide's result (the 64-bit product, both words; 0: pipes.imad.latency)
+        uint32_t imad_hi_latency = 0;       // imad.hi's / imul.hi's (the product's high word; 0: pipes.imad.latency)
         uint32_t s2r_latency = 4;           // a special register's read (S2R, S2UR: `mov rD, %tid.x`): variable
                                             // latency, its reader waits through the scoreboard
         bool branch_waits_fixed = false;    // a branch waits for the warp's fixed-latency results (stall counts)
@@ -121,6 +125,10 @@ struct GpuConfig {
         bool l1_line_per_wavefront = false;   // a request takes at least one wavefront per distinct line
         bool l1_hits_share_wavefronts = false; // ...a load's lines ready in L1 excepted: they share wavefronts by sectors
         uint32_t l1_request_cycles = 1;       // tag-stage cycles an L1TEX request takes at least
+        bool lsu_in_port = false;             // one shared/global/local instruction enters the SM's LSU per cycle
+                                              // (a predicated-off one too), whichever unit it goes on to
+        bool l1_data_bank_conflicts = false;  // a global/local request takes l1_data_wavefronts per bank wavefront of its
+                                              // lanes' words (the L1 data banks, as shared memory's), not once
         uint32_t l1_data_wavefronts = 0;      // data-stage wavefronts of a global/local request, shared with shared memory's
         bool l1_local_store_allocate = false; // a local store's whole sectors are also written into L1
         uint32_t lg_queue_depth = 0;          // LSU instructions waiting for the L1TEX tag stage (0: none wait)
@@ -174,6 +182,8 @@ struct GpuConfig {
         struct Atomics {
             double same_address_cycles = 0;     // read-modify-write time of one lane op on one address
                                                 // (0: one request per sector per cycle, lanes merged)
+            double float_add_cycles = 0;        // the same for a floating-point add, whose next add on the
+                                                // word (from any request) waits for it (0: as above)
             uint32_t slices_per_unit = 1;       // L2 slices sharing one atomic unit
             double unit_ops_per_cycle = 0;      // lane ops one atomic unit starts per cycle (0: unlimited)
             double sector_cycles = 0;           // unit time of one sector operation (0: per-address groups, above)

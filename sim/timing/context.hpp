@@ -34,6 +34,19 @@ struct IssueCost {
     bool outward = false;  // a memory access or an SM unit: what other SMs may see (run_ahead.hpp)
 };
 
+// A 64-bit product (IMAD.WIDE's low word, IMAD.HI's high word) takes pipes.imad_wide_passes passes
+// through the imad pipe and its own latency (calib/kernels/latency.cu, throughput.cu on an H100:
+// IMAD.HI 9 cycles at a quarter of FFMA's rate, IMAD.WIDE's low word 8; IMAD 4 at half the rate).
+inline void wide_multiply(isa::Op op, const GpuConfig::Pipes& cfg, IssueCost& c) {
+    using isa::Op;
+    const bool hi = op == Op::ImadHi || op == Op::ImadHiU || op == Op::ImulHi || op == Op::ImulHiU;
+    const bool wide = op == Op::ImadWide || op == Op::ImadWideU;
+    if (!hi && !wide) return;
+    c.busy *= std::max(cfg.imad_wide_passes, 1u);
+    const uint32_t lat = hi ? cfg.imad_hi_latency : cfg.imad_wide_latency;
+    if (lat) c.latency = lat;
+}
+
 inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, const isa::Program& program,
                                           const PipeSpecs& pipes, const GpuConfig::Pipes& cfg) {
     std::vector<IssueCost> v;
@@ -48,6 +61,7 @@ inline std::vector<IssueCost> issue_costs(const std::vector<DecodedInst>& code, 
         switch (d.lat) {
             case isa::Lat::Fixed: case isa::Lat::Mio:
                 c.latency = reads_s2r(program.code[pc]) ? cfg.s2r_latency : pipe.latency;
+                wide_multiply(d.op, cfg, c);
                 break;
             case isa::Lat::Emul:  // its MUFU-class instructions (I2F, RCP, F2I) occupy its pipe (the SFU)
                 c.slots = std::max(cfg.int_div_instructions, 1u);

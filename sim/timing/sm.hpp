@@ -79,6 +79,8 @@ public:
     bool throttled(const DecodedInst& d, const PipeState& pipes, uint64_t t, uint64_t& free_at) {
         free_at = pipes.free_at[int(d.pipe)];
         if (free_at > t) return true;
+        free_at = lsu_.lsu_in_free_at(d, t);
+        if (free_at > t) return true;
         if (d.unit == Unit::L1tex) {
             if (d.mem == MemKind::Tex && lsu_.tex_free_at() > t) {
                 free_at = lsu_.tex_free_at();

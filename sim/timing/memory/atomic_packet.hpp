@@ -26,9 +26,10 @@ namespace simt::timing {
 struct AtomicLine {
     uint64_t line = 0;
     uint32_t count = 0;  // sectors with lanes
-    std::array<uint64_t, 32> sector{};
+    std::array<uint64_t, 32> sector{}, busiest_word{};  // busiest_word: the address of the sector's busiest word
     std::array<uint8_t, 32> lanes{}, busiest{};
     uint32_t passes = 0, flits = 0;
+    bool float_add = false;  // the request's op is a floating-point add (atomic_unit.hpp)
 };
 
 // Flits of the passes of a line whose words hold `per_word[0..words)` lanes: pass k carries the
@@ -56,6 +57,7 @@ inline uint32_t next_atomic_line(const AtomicGroups& g, uint32_t i, uint32_t sec
     out.line = line;
     out.count = 0;
     out.passes = 0;
+    out.float_add = g.float_add;
     for (; i < g.count && g.addr[i] / sector_bytes / sectors_per_line == line; ++i) {
         const uint64_t sector = g.addr[i] / sector_bytes;
         if (!out.count || out.sector[out.count - 1] != sector) {
@@ -64,7 +66,10 @@ inline uint32_t next_atomic_line(const AtomicGroups& g, uint32_t i, uint32_t sec
             out.busiest[out.count++] = 0;
         }
         out.lanes[out.count - 1] = uint8_t(out.lanes[out.count - 1] + g.lanes[i]);
-        out.busiest[out.count - 1] = std::max(out.busiest[out.count - 1], g.lanes[i]);
+        if (g.lanes[i] > out.busiest[out.count - 1]) {
+            out.busiest[out.count - 1] = g.lanes[i];
+            out.busiest_word[out.count - 1] = g.addr[i];
+        }
         out.passes = std::max<uint32_t>(out.passes, g.lanes[i]);
     }
     out.flits = atomic_flits(&g.lanes[first], i - first, header_bytes, flit_bytes);

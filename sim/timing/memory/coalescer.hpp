@@ -36,6 +36,7 @@ uint64_t partial_sectors(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, u
 // Atomic lane operations grouped by address: addr ascending, distinct, with the lanes on each.
 struct AtomicGroups {
     uint32_t count = 0;
+    bool float_add = false;  // a floating-point add (its word's next add waits for its result: atomic_unit.hpp)
     std::array<uint64_t, 32> addr{};
     std::array<uint8_t, 32> lanes{};
 };

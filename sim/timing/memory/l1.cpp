@@ -231,13 +231,13 @@ uint64_t L1Tex::atomic_sectors(uint64_t start, const SectorList& s, const Atomic
     if (l2_.atomic_sector_mode()) return track(atomic_by_sector(start, g));
     if (!per_address_) {
         for (uint32_t i = 0; i < s.count; ++i)
-            done = std::max(done, l2_.atomic(sm_, start, s.sector[i], s.sector[i] * sector_bytes_, 1));
+            done = std::max(done, l2_.atomic(sm_, start, s.sector[i], s.sector[i] * sector_bytes_, 1, true, g.float_add));
         return track(done);
     }
     for (uint32_t i = 0; i < g.count; ++i) {
         uint64_t sector = g.addr[i] / sector_bytes_;
         bool first = i == 0 || g.addr[i - 1] / sector_bytes_ != sector;  // groups are sorted by address
-        done = std::max(done, l2_.atomic(sm_, start, sector, g.addr[i], g.lanes[i], first));
+        done = std::max(done, l2_.atomic(sm_, start, sector, g.addr[i], g.lanes[i], first, g.float_add));
     }
     return track(done);
 }
@@ -265,6 +265,7 @@ uint64_t L1Tex::defer(Pending::Kind kind, uint64_t start, const SectorList& s, u
     copy_sectors(p.s, s);
     if (g) {
         p.g.count = g->count;
+        p.g.float_add = g->float_add;
         std::copy_n(g->addr.begin(), g->count, p.g.addr.begin());
         std::copy_n(g->lanes.begin(), g->count, p.g.lanes.begin());
     }

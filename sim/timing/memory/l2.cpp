@@ -153,12 +153,12 @@ AtomicUnit& L2::unit_of(const L2Slice& slice) {
     return atomics_[std::min<size_t>(index_of(slice) / slices_per_unit_, atomics_.size() - 1)];
 }
 
-uint64_t L2::atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops, bool first) {
+uint64_t L2::atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops, bool first, bool float_add) {
     uint64_t local = 0, at = 0;
     L2Slice& slice = route(sm, t, sector, first ? slice_cost_ : 0.0, local, at, first, home(sector));
     if (first) invalidate_others(slice, local, at);
     uint64_t ready = slice.atomic_data(at, local, sector, request_);
-    return unit_of(slice).execute(at, ready, addr, ops, stats_);
+    return unit_of(slice).execute(at, ready, addr, ops, float_add, stats_);
 }
 
 // The stages a line's packets pass (the SM's port, the entry slice's crossbar input and tag
@@ -193,7 +193,8 @@ uint64_t L2::atomic_line(uint32_t sm, uint64_t t, const AtomicLine& line) {
         const uint64_t local = base + line.sector[i] % spl_;
         invalidate_others(slice, local, at);
         const uint64_t ready = slice.atomic_data(at, local, line.sector[i], request_);
-        done = std::max(done, unit_of(slice).execute_sector(ready, line.lanes[i], line.busiest[i], i == 0, stats_));
+        const AtomicSector op{line.lanes[i], line.busiest[i], line.busiest_word[i], i == 0, line.float_add};
+        done = std::max(done, unit_of(slice).execute_sector(ready, op, stats_));
     }
     return done;
 }

@@ -92,7 +92,8 @@ public:
     uint64_t write(uint32_t sm, uint64_t t, uint64_t sector, bool partial);
     // `ops` lane operations on the word at `addr` (in `sector`); `first` when it is the
     // request's first group in that sector (the sector crosses the crossbar and the slice once).
-    uint64_t atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops, bool first = true);
+    uint64_t atomic(uint32_t sm, uint64_t t, uint64_t sector, uint64_t addr, uint32_t ops, bool first = true,
+                    bool float_add = false);
     // Sector mode (atomics.sector_cycles): one line's lanes of a request (atomic_packet.hpp).
     uint64_t atomic_line(uint32_t sm, uint64_t t, const AtomicLine& line);
     bool atomic_sector_mode() const { return atomics_.front().sector_mode(); }

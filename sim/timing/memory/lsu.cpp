@@ -13,9 +13,12 @@ Lsu::Lsu(uint32_t sm, Context& ctx, const SmShare& share)
       l1_(ctx.cfg, ctx.l1, sm, ctx.l2, share.stats->memory),
       tex_{0, ctx.cfg.memory.tex.quads_per_cycle},
       layout_(ctx.cfg.memory),
-      data_wavefronts_(ctx.cfg.memory.l1_data_wavefronts) {}
+      data_wavefronts_(ctx.cfg.memory.l1_data_wavefronts),
+      lsu_in_port_(ctx.cfg.memory.lsu_in_port),
+      bank_conflicts_(ctx.cfg.memory.l1_data_bank_conflicts) {}
 
 uint64_t Lsu::access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, uint32_t token) {
+    if (lsu_in_port_ && enters_lsu(d)) lsu_in_free_ = std::max(lsu_in_free_, t) + 1;
     if (d.lat == isa::Lat::L1tex || d.lat == isa::Lat::L2) return l1tex(d, dyn, t, token);
     if (d.lat == isa::Lat::Mio) return mio(d, dyn, t);
     return t + 1;
@@ -27,16 +30,17 @@ uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, 
     const uint32_t sb = ctx_.cfg.memory.sector_bytes;
     if (d.mem == MemKind::Tex) return texture(dyn, t);
     coalesce(dyn.exec, dyn.addr, d.bytes, sb, s);
-    if (d.mem != MemKind::GlobalAtomic && dyn.exec) data_stage(t);
+    const uint32_t data = d.mem != MemKind::GlobalAtomic && dyn.exec ? data_stage(d, dyn, t) : 0;
     switch (d.mem) {
-        case MemKind::GlobalLoad: return l1_.load(t, s, ms.global_load, 0, d.lat == isa::Lat::L2);
-        case MemKind::LocalLoad: return l1_.load(t, s, ms.local_load);
+        case MemKind::GlobalLoad: return l1_.load(t, s, ms.global_load, data, d.lat == isa::Lat::L2);
+        case MemKind::LocalLoad: return l1_.load(t, s, ms.local_load, data);
         case MemKind::GlobalStore:
             return l1_.store(t, s, partial_sectors(dyn.exec, dyn.addr, d.bytes, sb, s), ms.global_store, false, token);
         case MemKind::LocalStore:
             return l1_.store(t, s, partial_sectors(dyn.exec, dyn.addr, d.bytes, sb, s), ms.local_store, true, token);
         case MemKind::GlobalAtomic:
             group_atomics(dyn.exec, dyn.addr, groups_);
+            groups_.float_add = d.op == isa::Op::AtomGlobalAddF32 || d.op == isa::Op::RedGlobalAddF32;
             return l1_.atomic(t, s, groups_, ms.global_atomic);
         default: return t + 1;
     }
@@ -45,9 +49,17 @@ uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, 
 // A global or local load or store also moves its data through the SM's L1TEX data stage, the one
 // shared memory's wavefronts take (memory.l1_data_wavefronts, l1pipe.cu: an L1-hit load adds one
 // cycle to a 32-way conflicted ld.shared's 32 when they mix). The wavefronts join the stage's backlog;
-// the request itself does not wait for them (its own pace is the tag stage's).
-void Lsu::data_stage(uint64_t t) {
-    if (data_wavefronts_) mio_.reserve(t, data_wavefronts_);
+// the request itself does not wait for them (its own pace is the tag stage's). With
+// memory.l1_data_bank_conflicts the data banks conflict as shared memory's do: a request takes a
+// wavefront per access to the busiest bank (ho_gemm_naive's A loads, two rows' words 2 KB apart in
+// one bank: ncu 1.5 data wavefronts per load with its one-bank B loads; ldgform's and l1pipe's
+// one-word-per-bank loads 1, whatever their lines).
+uint32_t Lsu::data_stage(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
+    if (!data_wavefronts_) return 0;
+    const uint32_t banks = bank_conflicts_ ? shared_wavefronts(dyn.exec, dyn.addr, d.bytes, ctx_.cfg.memory.shared_banks) : 1;
+    const uint32_t wf = data_wavefronts_ * std::max(banks, 1u);
+    const uint64_t start = mio_.reserve(t, wf);
+    return bank_conflicts_ ? uint32_t(start - t) + wf - 1 : 0;
 }
 
 // The TEX stage, then the L1TEX path at the texels' block-linear addresses.

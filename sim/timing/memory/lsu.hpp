@@ -19,6 +19,10 @@
 // Local memory goes through L1TEX like global memory, at the interleaved
 // per-lane addresses the functional model gives (DynInst::addr).
 //
+// With memory.lsu_in_port every shared, global or local instruction (a predicated-off one too) enters
+// the LSU through one port a cycle per SM before its unit (l1tex__lsuin_requests: ldgform.cu's L1-hit
+// loads run at 1.0 a clock, l1pipe.cu's at 0.47 beside as many predicated-off LDS; calib/results/atomtype/).
+//
 // Left out: the MIO's instruction queue (shared-memory instructions read their
 // registers at issue), shared-memory phases for 8-byte accesses.
 #pragma once
@@ -53,13 +57,20 @@ public:
     uint64_t l1_last_start() const { return l1_.last_start(); }  // the last request's tag-stage start
     uint64_t l1_tag_free() const { return l1_.tag_free(); }      // the end of the last request's tag stage
     uint64_t mio_free_at() const { return mio_.free_at; }
+    // The LSU-in port (memory.lsu_in_port): the cycle it takes d's next instruction (t when d does not use it).
+    uint64_t lsu_in_free_at(const DecodedInst& d, uint64_t t) const {
+        return lsu_in_port_ && enters_lsu(d) && lsu_in_free_ > t ? lsu_in_free_ : t;
+    }
+    static bool enters_lsu(const DecodedInst& d) {
+        return d.mem != MemKind::None && d.mem != MemKind::Tex && d.mem != MemKind::Const && d.mem != MemKind::Shuffle;
+    }
     uint64_t tex_free_at() const { return tex_.free_at; }
     std::string describe() const;
 
 private:
     uint64_t l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, uint32_t token);
     uint64_t texture(const func::DynInst& dyn, uint64_t t);
-    void data_stage(uint64_t t);
+    uint32_t data_stage(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
     uint64_t mio(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
     uint64_t shared(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
 
@@ -73,6 +84,9 @@ private:
     AtomicGroups groups_;
     LaneAddrs remapped_{};
     uint32_t data_wavefronts_;  // memory.l1_data_wavefronts
+    bool lsu_in_port_;          // memory.lsu_in_port
+    bool bank_conflicts_;       // memory.l1_data_bank_conflicts
+    uint64_t lsu_in_free_ = 0;  // the cycle the LSU-in port takes the next instruction
 };
 
 }  // namespace simt::timing
