@@ -21,6 +21,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <random>
+#include <vector>
+
 using namespace simt;
 using namespace simt::timing;
 using namespace simt::timing::test;
@@ -187,6 +191,43 @@ TEST_CASE("memory units: shared-memory atomics serialise the lanes on one word",
     auto r = run(src, c, {true, &on, {}});
     CHECK(on.issue_cycles(0, 1) == std::vector<uint64_t>{20 + 31});
     CHECK(r.stats.memory.shared_atomic_serial == 31);
+}
+
+// The sectors of the exec lanes' accesses, by the definition (every byte's sector, sorted, once).
+std::vector<uint64_t> sectors_of(uint32_t exec, const LaneAddrs& a, uint32_t bytes, uint32_t sector_bytes) {
+    std::vector<uint64_t> v;
+    for (uint32_t l = 0; l < 32; ++l)
+        if (exec >> l & 1)
+            for (uint64_t b = a[l]; b < a[l] + std::max(bytes, 1u); ++b) v.push_back(b / sector_bytes);
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+}
+
+TEST_CASE("memory units: the coalescer's sectors, consecutive lanes or not, are every byte's", "[timing][memory]") {
+    std::mt19937_64 rng(9);
+    for (int trial = 0; trial < 20000; ++trial) {
+        const uint32_t bytes = std::array<uint32_t, 7>{0, 1, 2, 4, 8, 16, 32}[rng() % 7];
+        const uint32_t sector_bytes = rng() % 4 ? 32 : 16;
+        if (bytes > sector_bytes) continue;  // (then the general loop's 64 entries may not hold every repeat)
+        const uint32_t step = rng() % 4 ? bytes : uint32_t(rng() % 40);
+        uint64_t base = (rng() % 100000) * (rng() % 2 ? std::max(bytes, 1u) : 1);
+        if (rng() % 50 == 0) base = ~0ull - rng() % 600;  // (addresses near the top: the sum wraps)
+        LaneAddrs a{};
+        for (uint32_t l = 0; l < 32; ++l) a[l] = base + uint64_t(l) * step;
+        if (rng() % 3 == 0) a[rng() % 32] += rng() % 5;
+        if (base > ~0ull - 2000) {  // (only what no lane's bytes wrap: the definition above cannot say)
+            bool wraps = false;
+            for (uint64_t x : a) wraps |= x + std::max(bytes, 1u) < x;
+            if (wraps) continue;
+        }
+        const uint32_t exec = rng() % 3 ? ~0u : uint32_t(rng());
+        SectorList s;
+        coalesce(exec, a, bytes, sector_bytes, s);
+        const std::vector<uint64_t> want = sectors_of(exec, a, bytes, sector_bytes);
+        INFO("bytes " << bytes << " sector " << sector_bytes << " step " << step << " base " << base << " exec " << exec);
+        REQUIRE(std::vector<uint64_t>(s.sector.begin(), s.sector.begin() + s.count) == want);
+    }
 }
 
 TEST_CASE("memory units: byte-masked store sectors cost the slice and are counted", "[timing][memory]") {

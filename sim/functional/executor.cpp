@@ -810,6 +810,18 @@ void Executor::apply(const DeferredAccess& a) {
     lane_data(*a.block, *a.warp, in, a.exec, a.at);
 }
 
+namespace {
+// Is lane l's word at lane 0's + 4 l bytes, for every lane? (One pass without a branch per lane.)
+bool consecutive_words(const std::array<uint8_t*, 32>& at) {
+    uintptr_t off = 0, want = reinterpret_cast<uintptr_t>(at[0]);
+    for (uint32_t l = 0; l < 32; ++l) {  // (an induction by addition: the compiler vectorises it)
+        off |= reinterpret_cast<uintptr_t>(at[l]) ^ want;
+        want += 4;
+    }
+    return off == 0;
+}
+}  // namespace
+
 // Loads, stores and atomics of the exec lanes at their bytes `at`.
 void Executor::lane_data(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, const std::array<uint8_t*, 32>& at) {
     const isa::OpInfo& info = isa::info(in.op);
@@ -821,6 +833,10 @@ void Executor::lane_data(Block& b, Warp& w, const isa::Instruction& in, LaneMask
         if (words == 1) {  // (the common case: one word per lane)
             uint32_t* dst = &w.reg(d, 0);
             if (exec == kAllLanes) {  // (every lane: no test per lane)
+                if (consecutive_words(at)) {  // (lane l at lane 0's word + l: one copy)
+                    std::memcpy(dst, at[0], sizeof(Lanes));
+                    return;
+                }
                 for (uint32_t l = 0; l < 32; ++l) std::memcpy(dst + l, at[l], 4);
                 return;
             }

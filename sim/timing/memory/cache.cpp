@@ -36,7 +36,7 @@ SectorCache::SectorCache(const CacheSpec& spec, uint32_t sector_bytes) {
     assoc_ = std::max(spec.assoc, 1u);
     uint64_t lines = spec.size_bytes / line;
     sets_ = uint32_t(std::max<uint64_t>(1, lines / assoc_));
-    sets_mask_ = sets_ > 1 && std::has_single_bit(sets_) ? sets_ - 1 : 0;
+    by_sets_ = FastDiv(sets_);
     key_stride_ = (assoc_ + kKeyChunk - 1) / kKeyChunk * kKeyChunk;
     key_.assign(uint64_t(sets_) * key_stride_, 0);
     ways_.assign(uint64_t(sets_) * assoc_, Way{});
@@ -124,38 +124,6 @@ uint32_t SectorCache::allocate(uint64_t line, Eviction& ev) {
     way.valid = way.dirty = way.partial = way.prefetched = 0;
     key_[uint64_t(set) * key_stride_ + l] = uint32_t(line);
     return i;
-}
-
-bool SectorCache::probe(uint64_t sector, uint64_t& fill_time) {
-    const uint32_t i = find(line_of(sector));
-    if (i == kNone) return false;
-    const uint32_t s = sector_in_line(sector);
-    if (!(ways_[i].valid >> s & 1)) return false;
-    touch(i);
-    fill_time = fill_at(i, s);
-    return true;
-}
-
-Probe SectorCache::lookup(uint64_t sector) {
-    Probe p;
-    const uint32_t i = find(line_of(sector));
-    if (i == kNone) return p;
-    Way& way = ways_[i];
-    const uint32_t s = sector_in_line(sector);
-    const uint32_t bit = 1u << s;
-    if (!(way.valid & bit)) return p;
-    touch(i);
-    p.hit = true;
-    p.prefetched = way.prefetched & bit;
-    p.partial = way.partial & bit;
-    way.prefetched &= ~bit;
-    p.fill_time = fill_at(i, s);
-    return p;
-}
-
-bool SectorCache::present(uint64_t sector) const {
-    const uint32_t i = find(line_of(sector));
-    return i != kNone && (ways_[i].valid >> sector_in_line(sector) & 1);
 }
 
 uint64_t SectorCache::full_at(uint64_t sector) const {

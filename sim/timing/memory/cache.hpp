@@ -22,6 +22,7 @@
 #pragma once
 
 #include "sim/config/config.hpp"
+#include "sim/timing/memory/fast_div.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -147,7 +148,7 @@ private:
     }
     uint32_t scan(uint64_t line) const;      // scan_set(), remembered
     uint32_t scan_set(uint64_t line) const;
-    uint32_t set_of(uint64_t line) const { return uint32_t(sets_mask_ ? line & sets_mask_ : line % sets_); }
+    uint32_t set_of(uint64_t line) const { return uint32_t(by_sets_.mod(line)); }
     void touch(uint32_t set, uint16_t l);  // the set's way l becomes its most recently used
     void touch(uint32_t i) { touch(ways_[i].set, uint16_t(i - uint64_t(ways_[i].set) * assoc_)); }  // way i
     uint32_t allocate(uint64_t line, Eviction& ev);
@@ -163,7 +164,7 @@ private:
     }
 
     uint32_t sets_ = 1, assoc_ = 1, spl_ = 1;
-    uint64_t sets_mask_ = 0;         // sets_ - 1 when a power of two above 1, else 0 (use %)
+    FastDiv by_sets_;                // line % sets_ without a divide (the L1's 17 sets on the RTX 4060)
     uint32_t key_stride_ = kKeyChunk;  // assoc rounded up to kKeyChunk (64 bytes)
     int spl_shift_ = 0;              // log2(spl_), or -1 when not a power of two
     std::vector<Way> ways_;          // sets * assoc
@@ -178,5 +179,38 @@ private:
     mutable uint64_t memo_line_ = ~0ull;
     mutable uint32_t memo_way_ = kNone;
 };
+
+// The per-sector look-ups, inline: every sector of every request asks one or two of them.
+inline bool SectorCache::probe(uint64_t sector, uint64_t& fill_time) {
+    const uint32_t i = find(line_of(sector));
+    if (i == kNone) return false;
+    const uint32_t s = sector_in_line(sector);
+    if (!(ways_[i].valid >> s & 1)) return false;
+    touch(i);
+    fill_time = fill_at(i, s);
+    return true;
+}
+
+inline Probe SectorCache::lookup(uint64_t sector) {
+    Probe p;
+    const uint32_t i = find(line_of(sector));
+    if (i == kNone) return p;
+    Way& way = ways_[i];
+    const uint32_t s = sector_in_line(sector);
+    const uint32_t bit = 1u << s;
+    if (!(way.valid & bit)) return p;
+    touch(i);
+    p.hit = true;
+    p.prefetched = way.prefetched & bit;
+    p.partial = way.partial & bit;
+    way.prefetched &= ~bit;
+    p.fill_time = fill_at(i, s);
+    return p;
+}
+
+inline bool SectorCache::present(uint64_t sector) const {
+    const uint32_t i = find(line_of(sector));
+    return i != kNone && (ways_[i].valid >> sector_in_line(sector) & 1);
+}
 
 }  // namespace simt::timing

@@ -10,6 +10,14 @@ namespace simt::timing {
 namespace {
 constexpr double kMaxRho = 0.9;  // caps the M/D/1 wait at 4.5 service times
 constexpr uint64_t kMaxSpreadSteps = 12;
+
+// std::lround(x) for x >= 0 without the library call: x's fraction (exact in a double) against
+// one half, halves away from zero; NaN and x >= 2^52 (where every double is whole) go to lround.
+uint64_t round_half_up(double x) {
+    if (!(x >= 0 && x < 4503599627370496.0)) return uint64_t(std::lround(x));
+    const uint64_t whole = uint64_t(x);
+    return whole + uint64_t(x - double(whole) >= 0.5);
+}
 }  // namespace
 
 Dram::Dram(const GpuConfig& c, MemoryStats& stats)
@@ -75,7 +83,7 @@ uint64_t Dram::load_term(uint64_t t, double busy) {
     }
     level_ += busy / double(channels_.size());
     rho_ = std::min(level_ / window_, kMaxRho);
-    return uint64_t(std::lround(service_ * rho_ / (2.0 * (1.0 - rho_))));
+    return round_half_up(service_ * rho_ / (2.0 * (1.0 - rho_)));
 }
 
 // The access's own share of the latency spread: spread_step_ x k with probability 2^-(k+1) (the

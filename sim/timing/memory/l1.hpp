@@ -132,7 +132,7 @@ public:
     }
     // Held stores (wait_in_queue): the tag-stage start of the first (~0: none), and sending it at
     // that cycle: the token store() was given and its completion (kPendingDone in deferred mode).
-    uint64_t next_held() const { return held_.empty() ? ~0ull : held_.front().start; }  // (~0: kNever)
+    uint64_t next_held() const { return holding() ? held_.front().start : ~0ull; }  // (~0: kNever)
     struct Sent {
         uint32_t token;
         uint64_t done;
@@ -160,10 +160,12 @@ public:
 private:
     // Held stores keep a request out: any but a store, and a store while they hold a full set of credits.
     bool behind_held(bool store) const {
-        return !held_.empty() && (!store || held_sectors_ >= credits_.cap());
+        return holding() && (!store || held_sectors_ >= credits_.cap());
     }
+    // Are stores held? (Only with wait_in_queue_, which is tested first: the flag is cheaper than the deque.)
+    bool holding() const { return wait_in_queue_ && !held_.empty(); }
     bool open_at(uint64_t t) {
-        if (outstanding_.size() + held_.size() + pending_.valid >= cap_) return false;
+        if (outstanding_.size() + (wait_in_queue_ ? held_.size() : 0) + pending_.valid >= cap_) return false;
         if (credits_.on() && !wait_in_queue_ && !credits_.has_room(t)) return false;
         if (miss_lines_.on() && !miss_lines_.has_room(t)) return false;
         return queue_.depth() ? last_accept_ <= t && queue_.has_room(t) : tag_free_ <= t;

@@ -27,6 +27,7 @@ L2Slice::L2Slice(const GpuConfig& c, uint32_t index, const Crossbar& xbar, Dram&
       spl_(cache_.sectors_per_line()),
       fetch_sectors_(std::max(1u, c.memory.dram_fetch_bytes / std::max(1u, c.memory.sector_bytes))),
       hit_latency_(c.memory.l2.hit_latency),
+      by_fetch_(fetch_sectors_),
       spread_(c.memory.l2.hit_latency, c.memory.l2_slices.hit_spread_cycles),
       write_queue_(c.memory.stores.write_queue_cycles),
       rmw_(c.memory.stores.partial_sector_dram_read),
@@ -104,7 +105,7 @@ uint64_t L2Slice::read(uint64_t at, uint64_t local, uint64_t global, uint64_t re
     ++stats_.l2_miss_sectors;
     // DRAM is read in aligned pieces of fetch_sectors_ sectors; the requested sector's
     // neighbours in the piece arrive with it (unless already present).
-    uint64_t first = global - global % fetch_sectors_;
+    uint64_t first = global - by_fetch_.mod(global);
     stats_.dram_read_bytes += uint64_t(fetch_sectors_) * sector_bytes_;
     uint64_t ready = dram_.read(at, first * sector_bytes_, fetch_sectors_ * sector_bytes_, req);
     for (uint64_t s = first; s < first + fetch_sectors_; ++s) {
@@ -122,7 +123,7 @@ uint64_t L2Slice::write(uint64_t at, uint64_t local, uint64_t global, uint64_t r
     if (partial) ++stats_.l2_partial_writes;
     uint64_t ack = at + hit_latency_, fill_time = ack;
     const bool fetch = partial && fetch_partial_ && (!p.hit || p.partial);
-    const uint64_t first = global - global % fetch_sectors_;
+    const uint64_t first = global - by_fetch_.mod(global);
     if (fetch) {  // the sector's other bytes, from DRAM, with the rest of its piece
         stats_.dram_read_bytes += uint64_t(fetch_sectors_) * sector_bytes_;
         ++stats_.dram_rmw_sectors;

@@ -47,6 +47,7 @@
 #include "sim/timing/memory/cache.hpp"
 #include "sim/timing/memory/crossbar.hpp"
 #include "sim/timing/memory/dram.hpp"
+#include "sim/timing/memory/fast_div.hpp"
 #include "sim/timing/memory/hit_spread.hpp"
 #include "sim/timing/memory/write_back_buffer.hpp"
 #include "sim/timing/stats.hpp"
@@ -108,6 +109,7 @@ private:
     Dram& dram_;
     MemoryStats& stats_;
     uint32_t index_, sector_bytes_, spl_, fetch_sectors_, hit_latency_;
+    FastDiv by_fetch_;  // % fetch_sectors_ without a divide (a DRAM piece per missed sector)
     HitSpread spread_;  // a read hit's latency (hit_spread.hpp); a store's ack takes hit_latency_
     uint32_t write_queue_;
     bool rmw_, fetch_partial_;
