@@ -107,6 +107,11 @@ void run_op(char* base, unsigned* sink, int sms) {
           blocks * threads / 32));
 }
 
+template <int... OPS>
+void run_ops(char* base, unsigned* sink, int sms) {
+  (run_op<OPS>(base, sink, sms), ...);
+}
+
 int main() {
   cudaDeviceProp p;
   CK(cudaGetDeviceProperties(&p, 0));
@@ -116,17 +121,7 @@ int main() {
   CK(cudaMalloc(&base, size_t(128) << 20));
   CK(cudaMemset(base, 0, size_t(128) << 20));
   CK(cudaMalloc(&sink, 64));
-  run_op<kNone>(base, sink, sms);
-  run_op<kRedU32>(base, sink, sms);
-  run_op<kRedF32>(base, sink, sms);
-  run_op<kRedU64>(base, sink, sms);
-  run_op<kRedF64>(base, sink, sms);
-  run_op<kRedMin>(base, sink, sms);
-  run_op<kRedOr>(base, sink, sms);
-  run_op<kAtomU32>(base, sink, sms);
-  run_op<kAtomF32>(base, sink, sms);
-  run_op<kAtomF64>(base, sink, sms);
-  run_op<kCas>(base, sink, sms);
-  run_op<kExch>(base, sink, sms);
+  run_ops<kNone, kRedU32, kRedF32, kRedU64, kRedF64, kRedMin, kRedOr, kAtomU32, kAtomF32, kAtomF64, kCas, kExch>(base, sink,
+                                                                                                      sms);
   return 0;
 }
