@@ -3,7 +3,10 @@
 // above the 0.5 that l1pipe.cu measured with ld.global.ca).
 // 2 blocks of 1024 threads per SM (64 warps), each warp per loop step 8 loads that hit L1: request k
 // of a step reads 4 KB block k of a 64 KB array every SM reads, lane l at word l (one line, 4 sectors:
-// "line") or every lane at word 0 (one sector: "bcast"); 1024 steps; per SM warp loads per clock
+// "line"), every lane at word 0 (one sector: "bcast"), lanes 0-15 and 16-31 at word 0 of two lines 2 KB
+// apart (one bank: "bank2", ho_gemm_naive's A loads), lane l at line 32 l (4 KB apart, one bank:
+// "bank32", ho_matvec_thread's) or lane l at word l of line l (32 lines, 32 banks: "spread32");
+// 1024 steps; per SM warp loads per clock
 // from clock64 (common.cuh per_sm_rate). Forms (PTX -> SASS, see the dump):
 //   ca    ld.global.ca.u32     nc    ld.global.nc.u32      plain ld.global.u32 (weak)
 //   nc64  ld.global.nc.v2.u32  nc128 ld.global.nc.v4.u32   cg    ld.global.cg.u32 (L2 hits, no L1)
@@ -49,12 +52,22 @@ __device__ __forceinline__ unsigned load8(const unsigned* a) {
   return acc;
 }
 
-// g: 64 KB read by every SM; lane l reads word l of its 128 B line ("line") or word 0 ("bcast"); the
-// vector forms read 8 / 16 B per lane, so a line request covers 2 / 4 lines.
+// g: 256 KB read by every SM; lane l starts at lane_word (the shapes above); the vector forms read
+// 8 / 16 B per lane, so a line request covers 2 / 4 lines.
+enum Shape { kLine, kBcast, kBank2, kBank32, kSpread32, kShapes };
+static const char* kShapeName[] = {"line", "bcast", "bank2", "bank32", "spread32"};
+__device__ __forceinline__ unsigned lane_word(int shape, unsigned lane, unsigned words) {
+  if (shape == kBcast) return 0u;
+  if (shape == kBank2) return lane < 16 ? 0u : 512u;
+  if (shape == kBank32) return lane * 1024u;
+  if (shape == kSpread32) return lane * 33u;
+  return lane * words;
+}
+
 template <int FORM>
-__global__ void ldg(int bcast, const unsigned* g, BlockRec* rec, unsigned* out) {
+__global__ void ldg(int shape, const unsigned* g, BlockRec* rec, unsigned* out) {
   const unsigned lane = threadIdx.x & 31, words = FORM == kNc64 ? 2u : FORM == kNc128 ? 4u : 1u;
-  const unsigned* ga = g + (bcast ? 0u : lane * words);
+  const unsigned* ga = g + lane_word(shape, lane, words);
   unsigned acc = load8<FORM>(ga);  // warms the L1
   __syncthreads();
   long long t0 = clock64();
@@ -67,25 +80,25 @@ __global__ void ldg(int bcast, const unsigned* g, BlockRec* rec, unsigned* out) 
 }
 
 template <int FORM>
-void point(int bcast, int sms, const unsigned* g, BlockRec* drec, unsigned* out, bool print) {
+void point(int shape, int sms, const unsigned* g, BlockRec* drec, unsigned* out, bool print) {
   std::vector<double> all;
   const int blocks = 2 * sms;
-  double ms = time_ms([&] { ldg<FORM><<<blocks, 1024>>>(bcast, g, drec, out); }, reps_or_1(3), warm_or_0(1), &all);
+  double ms = time_ms([&] { ldg<FORM><<<blocks, 1024>>>(shape, g, drec, out); }, reps_or_1(3), warm_or_0(1), &all);
   if (!print) return;
   std::vector<BlockRec> recs(blocks);
   CK(cudaMemcpy(recs.data(), drec, sizeof(BlockRec) * blocks, cudaMemcpyDeviceToHost));
   SmRate r = per_sm_rate(recs, 32.0 * kSteps * 8, 2);
-  std::string k = fmt("ldgform_%s_%s", kFormName[FORM], bcast ? "bcast" : "line");
+  std::string k = fmt("ldgform_%s_%s", kFormName[FORM], kShapeName[shape]);
   std::string n = fmt("kernel=ldg<%s>;2 blocks x 1024 per SM;8 loads per step;%d steps;%s;SMs used %d;min %.3f max %.3f;"
-                      "kernel %.3f ms", kFormName[FORM], kSteps, bcast ? "all lanes on word 0" : "lane l at word l",
+                      "kernel %.3f ms", kFormName[FORM], kSteps, kShapeName[shape],
                       r.sms_used, r.min_rate, r.max_rate, ms);
   row(k, "warp_loads_per_clk_per_sm", r.median_rate, "1/clk/SM", n);
 }
 
 template <int FORM>
-void both(int only_bcast, int sms, const unsigned* g, BlockRec* drec, unsigned* out) {
-  for (int b = 0; b < 2; ++b)
-    if (only_bcast < 0 || only_bcast == b) point<FORM>(b, sms, g, drec, out, true);
+void shapes(int only, int n, int sms, const unsigned* g, BlockRec* drec, unsigned* out) {
+  for (int b = 0; b < n; ++b)
+    if (only < 0 || only == b) point<FORM>(b, sms, g, drec, out, true);
 }
 
 int main(int argc, char** argv) {
@@ -94,21 +107,22 @@ int main(int argc, char** argv) {
   const int sms = p.multiProcessorCount;
   unsigned *g, *out;
   BlockRec* drec;
-  CK(cudaMalloc(&g, 65536 + 4096));
-  CK(cudaMemset(g, 0, 65536 + 4096));
+  CK(cudaMalloc(&g, 262144));
+  CK(cudaMemset(g, 0, 262144));
   CK(cudaMalloc(&out, 64));
   CK(cudaMalloc(&drec, sizeof(BlockRec) * 2 * sms));
   int form = -1, bc = -1;
   if (argc == 3) {
     for (int f = 0; f < kForms; ++f)
       if (!strcmp(argv[1], kFormName[f])) form = f;
-    bc = !strcmp(argv[2], "bcast");
+    for (int k = 0; k < kShapes; ++k)
+      if (!strcmp(argv[2], kShapeName[k])) bc = k;
   }
-  if (form < 0 || form == kCa) both<kCa>(bc, sms, g, drec, out);
-  if (form < 0 || form == kNc) both<kNc>(bc, sms, g, drec, out);
-  if (form < 0 || form == kPlain) both<kPlain>(bc, sms, g, drec, out);
-  if (form < 0 || form == kNc64) both<kNc64>(bc, sms, g, drec, out);
-  if (form < 0 || form == kNc128) both<kNc128>(bc, sms, g, drec, out);
-  if (form < 0 || form == kCg) both<kCg>(bc, sms, g, drec, out);
+  if (form < 0 || form == kCa) shapes<kCa>(bc, kShapes, sms, g, drec, out);
+  if (form < 0 || form == kNc) shapes<kNc>(bc, kShapes, sms, g, drec, out);
+  if (form < 0 || form == kPlain) shapes<kPlain>(bc, 2, sms, g, drec, out);
+  if (form < 0 || form == kNc64) shapes<kNc64>(bc, 2, sms, g, drec, out);
+  if (form < 0 || form == kNc128) shapes<kNc128>(bc, 2, sms, g, drec, out);
+  if (form < 0 || form == kCg) shapes<kCg>(bc, 2, sms, g, drec, out);
   return 0;
 }
