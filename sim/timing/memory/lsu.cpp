@@ -53,7 +53,8 @@ uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, 
 // memory.l1_data_bank_conflicts the data banks conflict as shared memory's do: a request takes a
 // wavefront per access to the busiest bank (ho_gemm_naive's A loads, two rows' words 2 KB apart in
 // one bank: ncu 1.5 data wavefronts per load with its one-bank B loads; ldgform's and l1pipe's
-// one-word-per-bank loads 1, whatever their lines).
+// one-word-per-bank loads 1, whatever their lines), and a load's
+// result then waits for its wavefronts: the return is the busy stage's (the extra latency below).
 uint32_t Lsu::data_stage(const DecodedInst& d, const func::DynInst& dyn, uint64_t t) {
     if (!data_wavefronts_) return 0;
     const uint32_t banks = bank_conflicts_ ? shared_wavefronts(dyn.exec, dyn.addr, d.bytes, ctx_.cfg.memory.shared_banks) : 1;
