@@ -18,6 +18,13 @@
 // drawn here by a hash, in simt-sim by `.buffer ... random` (the same distribution, not the values).
 #include "common.cuh"
 
+// blocktimes.cu includes this file with HO_ENTER / HO_EXIT stamping each warp's start and end (SM, globaltimer,
+// clock64); here they are empty and the kernels compile as before.
+#ifndef HO_ENTER
+#define HO_ENTER()
+#define HO_EXIT()
+#endif
+
 __device__ __forceinline__ unsigned hash32(unsigned x) {
   x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
   return x;
@@ -36,6 +43,7 @@ __device__ __forceinline__ float warp_max(float v) {
 
 extern "C" __global__ void ho_matvec_warp(const float* __restrict__ A, const float* __restrict__ x,
                                          float* __restrict__ y, int rows, int cols) {
+  HO_ENTER();
   const int row = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
   if (row >= rows) return;
   const float* a = A + (size_t)row * cols;
@@ -43,16 +51,19 @@ extern "C" __global__ void ho_matvec_warp(const float* __restrict__ A, const flo
   for (int c = lane; c < cols; c += 32) s += a[c] * x[c];
   s = warp_sum(s);
   if (lane == 0) y[row] = s;
+  HO_EXIT();
 }
 
 extern "C" __global__ void ho_matvec_thread(const float* __restrict__ A, const float* __restrict__ x,
                                            float* __restrict__ y, int rows, int cols) {
+  HO_ENTER();
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= rows) return;
   const float* a = A + (size_t)row * cols;
   float s = 0.f;
   for (int c = 0; c < cols; ++c) s += a[c] * x[c];
   y[row] = s;
+  HO_EXIT();
 }
 
 // A block's reduction of one value per thread (256 threads): warp shuffles, then warp 0 over 8.
@@ -72,6 +83,7 @@ __device__ __forceinline__ float block_reduce(float v, float* sh) {
 }
 
 extern "C" __global__ void ho_softmax(const float* __restrict__ in, float* __restrict__ out, int cols) {
+  HO_ENTER();
   __shared__ float sh[9];
   const float* r = in + (size_t)blockIdx.x * cols;
   float* o = out + (size_t)blockIdx.x * cols;
@@ -83,6 +95,7 @@ extern "C" __global__ void ho_softmax(const float* __restrict__ in, float* __res
   s = block_reduce<false>(s, sh);
   const float inv = 1.f / s;
   for (int c = threadIdx.x; c < cols; c += blockDim.x) o[c] = expf(r[c] - m) * inv;
+  HO_EXIT();
 }
 
 extern "C" __global__ void ho_conv3x3(const float* __restrict__ in, float* __restrict__ out, int N) {
@@ -100,18 +113,22 @@ extern "C" __global__ void ho_conv3x3(const float* __restrict__ in, float* __res
 
 extern "C" __global__ void ho_gemm_naive(const float* __restrict__ A, const float* __restrict__ B,
                                         float* __restrict__ C, int N) {
+  HO_ENTER();
   const int col = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y * blockDim.y + threadIdx.y;
   float s = 0.f;
   for (int k = 0; k < N; ++k) s += A[(size_t)row * N + k] * B[(size_t)k * N + col];
   C[(size_t)row * N + col] = s;
+  HO_EXIT();
 }
 
 extern "C" __global__ void ho_reduce_atomic(const float* __restrict__ x, float* sum, int n) {
+  HO_ENTER();
   float s = 0.f;
   for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < (size_t)n; i += (size_t)gridDim.x * blockDim.x)
     s += x[i];
   s = warp_sum(s);
   if ((threadIdx.x & 31) == 0) atomicAdd(sum, s);
+  HO_EXIT();
 }
 
 extern "C" __global__ void ho_hist256(const unsigned* __restrict__ keys, unsigned* bins, int n) {
