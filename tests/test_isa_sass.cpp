@@ -231,6 +231,38 @@ TEST_CASE("sass forms: every atomic operation, atom returns the old word, red no
     CHECK(sh[10] == 1u);   // the shared word 10 started at 0: lane 0 stored 1, the others saw 1
 }
 
+TEST_CASE("sass forms: 64-bit global atomics on register pairs, lane by lane", "[functional][sass]") {
+    // Word 0: atom.add.u64 of 0xffffffff per lane (the carry into the high word); word 1: atom.add.f64
+    // of l + 0.5; word 2: exch.b64 of (l, l + 100); word 3: cas.b64 of (0, 0) -> (l + 1, 7); words 4 and
+    // 5: red.add.u64 / red.add.f64 of the same values as words 0 and 1.
+    Both r(kWarp + ".buffer g u32 12 zero\n.buffer old u32 256 zero\n"
+                   "    mov r0, %laneid\n"
+                   "    mov r2, 0xffffffff\n    mov r3, 0\n"
+                   "    i2d r4, r0\n    dadd r4, r4, 0.5\n"
+                   "    mov r6, r0\n    iadd r7, r0, 100\n"
+                   "    mov r8, 0\n    mov r9, 0\n    iadd r10, r0, 1\n    mov r11, 7\n"
+                   "    atom.global.add.u64 r12, [g], r2\n    st.global.v2 [old + r0*8], r12\n"
+                   "    atom.global.add.f64 r12, [g + 8], r4\n    st.global.v2 [old + r0*8 + 256], r12\n"
+                   "    atom.global.exch.b64 r12, [g + 16], r6\n    st.global.v2 [old + r0*8 + 512], r12\n"
+                   "    atom.global.cas.b64 r12, [g + 24], r8, r10\n    st.global.v2 [old + r0*8 + 768], r12\n"
+                   "    red.global.add.u64 [g + 32], r2\n    red.global.add.f64 [g + 40], r4\n    exit\n");
+    const auto g = r.u32("g"), old = r.u32("old");
+    auto word = [](const std::vector<uint32_t>& v, size_t i) { return sem::pair(v[2 * i], v[2 * i + 1]); };
+    CHECK(word(g, 0) == 32ull * 0xffffffffull);
+    CHECK(sem::f64(word(g, 1)) == 512.0);          // sum of l + 0.5 over 32 lanes
+    CHECK(word(g, 2) == sem::pair(31, 131));        // the last lane's pair
+    CHECK(word(g, 3) == sem::pair(1, 7));           // lane 0's swap; the others compare against (1, 7)
+    CHECK(word(g, 4) == 32ull * 0xffffffffull);
+    CHECK(sem::f64(word(g, 5)) == 512.0);
+    for (uint32_t l = 0; l < 32; ++l) {
+        INFO("lane " << l);
+        CHECK(word(old, l) == uint64_t(l) * 0xffffffffull);
+        CHECK(sem::f64(word(old, 32 + l)) == double(l) * double(l) / 2.0);   // sum of k + 0.5 for k < l
+        CHECK(word(old, 64 + l) == (l ? sem::pair(l - 1, l + 99) : 0ull));
+        CHECK(word(old, 96 + l) == (l ? sem::pair(1, 7) : 0ull));
+    }
+}
+
 TEST_CASE("sass forms: red has no destination, atom writes its register", "[functional][sass]") {
     const isa::Program p = simt::test::assemble(kWarp + ".buffer g u32 1 zero\n    red.global.add [g], 1\n"
                                                   "    atom.global.add r1, [g], 1\n    exit\n");
@@ -434,6 +466,8 @@ TEST_CASE("sass forms: assembler errors name file:line:col", "[assembler][errors
     expect_error(h + ".buffer b u32 64 zero\nld.global.v2 r1, [b]\n", 4, 14, "fp64 register pair must start at an even register");
     expect_error(h + ".buffer b u32 64 zero\nred.global.add r1, [b], 1\n", 4, 16, "expected a memory operand");
     expect_error(h + ".buffer b u32 64 zero\natom.global.cas r1, [b], 1\n", 4, 27, "takes 4 operands");
+    expect_error(h + ".buffer b u32 64 zero\natom.global.add.u64 r1, [b], r2\n", 4, 21, "an even register");
+    expect_error(h + ".buffer b u32 64 zero\nred.global.add.f64 [b], 1.0\n", 4, 25, "an even register");
     expect_error(h + "dsetp p0, r2, r4\n", 3, 1, "dsetp needs a comparison");
     expect_error(h + "mov r1, %clok\n", 3, 9, "did you mean '%clock'?");
 }
@@ -443,7 +477,9 @@ TEST_CASE("sass forms: every trace-visible atomic row has an operation", "[funct
         INFO(oi.mnemonic);
         const bool atomic = oi.access == isa::Access::Atomic;
         CHECK((sem::atom_op(oi.op) != sem::AtomOp::None) == atomic);
-        if (atomic) CHECK((oi.signature[0] == 'R') == oi.mnemonic.starts_with("atom."));
+        const bool dst = oi.signature[0] == 'R' || oi.signature[0] == 'D';   // (D: a 64-bit atomic's pair)
+        if (atomic) CHECK(dst == oi.mnemonic.starts_with("atom."));
+        if (atomic) CHECK((oi.signature[0] == 'D' || oi.signature.starts_with("M,E")) == (oi.bytes == 8));
     }
 }
 

@@ -862,6 +862,12 @@ TEST_CASE("memory units: an atomic line leaves L1 as passes of one lane per word
     // Per word 3, 1, 1 lanes: passes of 3, 1, 1 lanes: 24 + 12 B = 2 flits, then 1 and 1.
     const uint8_t per_word[] = {3, 1, 1};
     CHECK(atomic_flits(per_word, 3, 24, 32) == 4);
+    // 8-byte lanes (a 64-bit atomic): 24 + 24 B = 2 flits, then 24 + 8 = 1 and 1; 16 lanes on 16 words
+    // of one line 24 + 128 B = 5 flits (4-byte lanes: 24 + 64 B = 3).
+    CHECK(atomic_flits(per_word, 3, 24, 32, 8) == 4);
+    const uint8_t sixteen[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    CHECK(atomic_flits(sixteen, 16, 24, 32, 8) == 5);
+    CHECK(atomic_flits(sixteen, 16, 24, 32, 4) == 3);
     // Lanes on two lines: the first line's groups end where the second's begin.
     AtomicGroups two = groups_of([](uint32_t l) { return l < 16 ? 4 * l : 128 + 4 * l; });
     AtomicLine first;

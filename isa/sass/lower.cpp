@@ -63,6 +63,34 @@ void store(Ctx& c) {
     c.emit("st." + space + w + " " + c.mem(0, space == "global", space == "shared") + ", " + (w.empty() ? c.value(1) : c.reg(1)));
 }
 
+namespace {
+
+// A 64-bit atomic's register-pair operand i (RZ: a temporary pair of zeros).
+std::string pair_operand(Ctx& c, size_t i) {
+    if (strip_reuse(c.raw(i)) != "RZ") return c.reg(i);
+    const std::string p = "r" + std::to_string(c.t.pair);
+    c.emit("mov " + p + ", 0");
+    c.emit("mov r" + std::to_string(c.t.pair + 1) + ", 0");
+    return p;
+}
+
+// ATOMG/REDG/ATOM/RED .E.ADD.64, .ADD.F64, .EXCH.64, .CAS.64: the global 64-bit atomics on register pairs.
+// Operand o is the destination pair (after ATOMG's predicate result PT, o = 1).
+void atomic64(Ctx& c, std::string op, bool red, bool shared, size_t o) {
+    if (shared) return c.fail("64-bit shared-memory atomics");
+    if (op == "add") op += c.has("F64") ? ".f64" : ".u64";
+    else if (op == "exch" || op == "cas") op += ".b64";
+    else return c.fail("64-bit atomic " + op);
+    if (red && op != "add.u64" && op != "add.f64") return c.fail("64-bit reduction " + op);
+    const std::string head = (red ? "red.global." : "atom.global.") + op + " ";
+    if (red) return c.emit(head + c.mem(0, true) + ", " + pair_operand(c, 1));
+    if (strip_reuse(c.raw(o)) == "RZ") return c.fail("a 64-bit atomic whose old value goes to RZ");
+    const std::string b = pair_operand(c, o + 2);
+    c.emit(head + c.reg(o) + ", " + c.mem(o + 1, true) + ", " + b + (op == "cas.b64" ? ", " + pair_operand(c, o + 3) : ""));
+}
+
+}  // namespace
+
 // RED/REDG/ATOMG/ATOMS/ATOM .E.OP[.F32]...: red/atom.SPACE.op.
 void atomic(Ctx& c) {
     const std::string& b = c.mods[0];
@@ -74,13 +102,16 @@ void atomic(Ctx& c) {
     for (size_t i = 1; i < c.mods.size(); ++i)
         if (ops.count(c.mods[i])) op = ops.at(c.mods[i]);
     if (op.empty()) return c.fail("this atomic operation");
-    if (c.has("64")) return c.fail("64-bit atomics");
+    // ATOMG's first operand may be its predicate result (PT: none); a real one is not modelled.
+    const size_t o = !red && c.n() > 0 && is_pred_word(c.raw(0)) ? 1 : 0;
+    if (o && c.raw(0) != "PT") return c.fail("an atomic's predicate result");
+    if (c.has("64") || c.has("F64")) return atomic64(c, op, red, shared, o);
     if (c.has("F32")) op += ".f32";
     else if (c.has("U32") && (op == "min" || op == "max")) op += ".u32";
     const std::string head = (red ? "red." : "atom.") + std::string(shared ? "shared." : "global.") + op + " ";
     if (red) return c.emit(head + c.mem(0, !shared, shared) + ", " + c.value(1));
-    const std::string d = strip_reuse(c.raw(0)) == "RZ" ? c.tmp() : c.reg(0);
-    c.emit(head + d + ", " + c.mem(1, !shared, shared) + ", " + c.value(2) + (op == "cas" ? ", " + c.value(3) : ""));
+    const std::string d = strip_reuse(c.raw(o)) == "RZ" ? c.tmp() : c.reg(o);
+    c.emit(head + d + ", " + c.mem(o + 1, !shared, shared) + ", " + c.value(o + 2) + (op == "cas" ? ", " + c.value(o + 3) : ""));
 }
 
 // The value of an integer immediate operand ("0x1f", "31"; RZ is "0"); false for anything else.

@@ -50,20 +50,20 @@ void atomgrid(Context& c) {
 }
 
 // atomtype (calib/kernels/atomtype.cu, results/atomtype/, an H100): lane operations per clock of
-// integer and fp32 reductions on one word (all lanes, or lane 0 of every warp) and on 8 hot lines'
-// hashed words (K = 4 and 8 differenced), and the whole time of a launch whose warps each end with
+// integer and fp reductions, 32- and 64-bit, on one word (all lanes, or lane 0 of every warp) and on 8
+// hot lines' hashed words (K = 4 and 8 differenced), and the whole time of a launch whose warps each end with
 // one reduction on one word (tail_*: the launch overhead included, as the CUDA event times it).
 void atomtype(Context& c) {
     const char* patterns[] = {"same", "lane0", "hot8"};
-    const char* ops[] = {"red_add_u32", "red_add_f32"};
+    const char* ops[] = {"red_add_u32", "red_add_f32", "red_add_u64", "red_add_f64"};
     std::optional<Trace> t;
     std::optional<GpuConfig> h100;
-    for (int fp = 0; fp < 2; ++fp)
+    for (int op = 0; op < 4; ++op)
         for (int p = 0; p < 3; ++p) {
-            const std::string k = std::string("atomtype_") + ops[fp] + "_" + patterns[p];
+            const std::string k = std::string("atomtype_") + ops[op] + "_" + patterns[p];
             if (!c.wants(k)) continue;
             if (!t) t.emplace(c.trace("atomtype")), h100.emplace(h100_memory(c));
-            const Uniforms u = {"pattern=" + std::to_string(p), "fp=" + std::to_string(fp)};
+            const Uniforms u = {"pattern=" + std::to_string(p), "fp=" + std::to_string(op % 2), "wide=" + std::to_string(op / 2)};
             const double d = t->per_step(*h100, "K", 4, 8, u);
             c.add("atomtype", k, "atomics_per_clk", 1056.0 * 256 / (p == 1 ? 32 : 1) / d, "1/clk");
         }

@@ -869,6 +869,7 @@ void Executor::lane_data(Block& b, Warp& w, const isa::Instruction& in, LaneMask
 void Executor::atomic_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec,
                             const std::array<uint8_t*, 32>& at) {
     const sem::AtomOperands ao = sem::atom_operands(in.op);
+    if (isa::info(in.op).bytes == 8) return atomic_lanes64(w, in, exec, at);
     Lanes tb, tc;
     const uint32_t* v = lanes(b, w, in.ops[ao.b], tb);
     const uint32_t* c = ao.c < in.nops ? lanes(b, w, in.ops[ao.c], tc) : v;
@@ -880,6 +881,23 @@ void Executor::atomic_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneM
         const uint32_t next = sem::atomic(in.op, old, v[l], c[l]);
         std::memcpy(at[l], &next, 4);
         if (ao.has_dst) w.reg(d, l) = old;
+    }
+}
+
+// A 64-bit atom.* or red.* (operands b and c, the destination: register pairs), lane by lane.
+void Executor::atomic_lanes64(Warp& w, const isa::Instruction& in, LaneMask exec, const std::array<uint8_t*, 32>& at) {
+    const sem::AtomOperands ao = sem::atom_operands(in.op);
+    const uint32_t rb = in.ops[ao.b].value, rc = ao.c < in.nops ? in.ops[ao.c].value : rb, d = in.ops[0].value;
+    for (uint32_t l = 0; l < 32; ++l) {
+        if (!lane_on(exec, l)) continue;
+        uint64_t old;
+        std::memcpy(&old, at[l], 8);
+        const uint64_t next = sem::atomic64(in.op, old, sem::pair(w.reg(rb, l), w.reg(rb + 1, l)),
+                                            sem::pair(w.reg(rc, l), w.reg(rc + 1, l)));
+        std::memcpy(at[l], &next, 8);
+        if (!ao.has_dst) continue;
+        w.reg(d, l) = uint32_t(old);
+        w.reg(d + 1, l) = uint32_t(old >> 32);
     }
 }
 

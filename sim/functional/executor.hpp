@@ -226,6 +226,7 @@ private:
     void wide_lanes(Block& b, Warp& w, const Decoded& d, const isa::Instruction& in, LaneMask exec);
     void uniform_op(Block& b, Warp& w, const Decoded& d, const isa::Instruction& in, LaneMask exec, DynInst& out);
     void atomic_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, const std::array<uint8_t*, 32>& at);
+    void atomic_lanes64(Warp& w, const isa::Instruction& in, LaneMask exec, const std::array<uint8_t*, 32>& at);
     void flat_memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, DynInst& out);
     void lane_data(Block& b, Warp& w, const isa::Instruction& in, LaneMask exec, const std::array<uint8_t*, 32>& at);
     uint64_t fp64_source(const Warp& w, const isa::Operand& o, uint32_t lane) const;

@@ -297,6 +297,13 @@ private:
             } else {
                 for (uint32_t k = 0; k < words; ++k) std::memcpy(at + 4 * k, &reg(t, in.ops[1].value + k), 4);
             }
+        } else if (info.bytes == 8) {
+            const uint32_t rb = in.ops[ao.b].value, rc = ao.c < in.nops ? in.ops[ao.c].value : rb;
+            uint64_t old;
+            std::memcpy(&old, at, 8);
+            const uint64_t next = sem::atomic64(in.op, old, sem::pair(reg(t, rb), reg(t, rb + 1)), sem::pair(reg(t, rc), reg(t, rc + 1)));
+            std::memcpy(at, &next, 8);
+            if (ao.has_dst) reg(t, in.ops[0].value) = uint32_t(old), reg(t, in.ops[0].value + 1) = uint32_t(old >> 32);
         } else {
             const uint32_t b = value(t, in.ops[ao.b]);
             const uint32_t c = ao.c < in.nops ? value(t, in.ops[ao.c]) : 0;

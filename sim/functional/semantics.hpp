@@ -24,7 +24,8 @@
 // dmin/dmax/dsetp, and every atomic operation (atom_op() reads it from the
 // row's mnemonic, so the table stays the one list).
 //
-// Left out: denormal flushing, fp16, rounding-mode suffixes, 64-bit atomics.
+// Left out: denormal flushing, fp16, rounding-mode suffixes, 64-bit min/max/and/or/xor atomics
+// and 64-bit shared-memory atomics (the ISA's 64-bit atomics are global add, exch and cas).
 #pragma once
 
 #include "isa/isa.hpp"
@@ -437,7 +438,7 @@ inline uint32_t vote(Op op, uint32_t exec, uint32_t q) {
 }
 
 // ---- atomics: the operation of an atom.* / red.* row, from its mnemonic's last part
-enum class AtomOp : uint8_t { None, Add, AddF32, Min, Max, MinU, MaxU, And, Or, Xor, Exch, Cas };
+enum class AtomOp : uint8_t { None, Add, AddF32, Min, Max, MinU, MaxU, And, Or, Xor, Exch, Cas, AddU64, AddF64, Exch64, Cas64 };
 
 constexpr AtomOp atom_op_of(std::string_view m) {
     if (!m.starts_with("atom.") && !m.starts_with("red.")) return AtomOp::None;
@@ -455,6 +456,10 @@ constexpr AtomOp atom_op_of(std::string_view m) {
     if (s == "xor") return AtomOp::Xor;
     if (s == "exch") return AtomOp::Exch;
     if (s == "cas") return AtomOp::Cas;
+    if (s == "add.u64") return AtomOp::AddU64;
+    if (s == "add.f64") return AtomOp::AddF64;
+    if (s == "exch.b64") return AtomOp::Exch64;
+    if (s == "cas.b64") return AtomOp::Cas64;
     return AtomOp::None;
 }
 constexpr AtomOp atom_op(Op op) { return atom_op_of(isa::mnemonic_of(op)); }
@@ -473,9 +478,24 @@ inline uint32_t atomic(Op op, uint32_t old, uint32_t b, uint32_t c = 0) {
     case AtomOp::Xor: return old ^ b;
     case AtomOp::Exch: return b;
     case AtomOp::Cas: return old == b ? c : old;
-    case AtomOp::None: break;
+    case AtomOp::None: case AtomOp::AddU64: case AtomOp::AddF64: case AtomOp::Exch64: case AtomOp::Cas64: break;  // (atomic64)
     }
     return old;
+}
+
+// The 64-bit read-modify-write (atom.global.*.u64/f64/b64, red.global.add.u64/f64) on register pairs.
+inline uint64_t atomic64(Op op, uint64_t old, uint64_t b, uint64_t c = 0) {
+    switch (atom_op(op)) {
+    case AtomOp::AddU64: return old + b;
+    case AtomOp::AddF64: return bits(f64(old) + f64(b));
+    case AtomOp::Exch64: return b;
+    case AtomOp::Cas64: return old == b ? c : old;
+    default: break;
+    }
+    return old;
+}
+constexpr bool is_float_add(Op op) {
+    return atom_op(op) == AtomOp::AddF32 || atom_op(op) == AtomOp::AddF64;
 }
 
 // Where an atomic's operands are: the memory operand, then b (and c for cas);
@@ -485,7 +505,8 @@ struct AtomOperands {
     bool has_dst = true;
 };
 inline AtomOperands atom_operands(Op op) {
-    const bool dst = isa::info(op).signature[0] == 'R';
+    const char k = isa::info(op).signature[0];
+    const bool dst = k == 'R' || k == 'D';
     return dst ? AtomOperands{1, 2, 3, true} : AtomOperands{0, 1, 2, false};
 }
 

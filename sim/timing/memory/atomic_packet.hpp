@@ -5,12 +5,13 @@
 // one per lane when they hit one word (32 lanes on one word: 32 requests). So a line's lanes
 // leave in passes, each holding at most one lane per word: pass k carries one lane of every
 // word with more than k lanes, and the line takes as many passes as its busiest word has lanes.
-// Each pass is one packet through the crossbar into the slice: a header and 4 B per lane, in
+// Each pass is one packet through the crossbar into the slice: a header and 4 B per lane (8 for a
+// 64-bit atomic), in
 // flits of l2_slices.flit_bytes (ncu's lts__xbar2lts_cycles_active: 1 cycle for one lane, 2 for
 // 4 or 8 lanes of one sector, 5 for 32 lanes over 4 sectors: a header of 17..28 B).
 // Each pass is also one tag lookup at every slice it passes (l2.hpp).
 //
-// Left out: atomics wider than 32 bits (the ISA's are 32-bit).
+// Left out: 128-bit atomics.
 #pragma once
 
 #include "sim/timing/memory/coalescer.hpp"
@@ -33,8 +34,9 @@ struct AtomicLine {
 };
 
 // Flits of the passes of a line whose words hold `per_word[0..words)` lanes: pass k carries the
-// words with more than k lanes, header_bytes + 4 B per lane, rounded up to whole flits.
-inline uint32_t atomic_flits(const uint8_t* per_word, uint32_t words, uint32_t header_bytes, uint32_t flit_bytes) {
+// words with more than k lanes, header_bytes + lane_bytes per lane, rounded up to whole flits.
+inline uint32_t atomic_flits(const uint8_t* per_word, uint32_t words, uint32_t header_bytes, uint32_t flit_bytes,
+                             uint32_t lane_bytes = 4) {
     std::array<uint32_t, 34> at_least{};  // at_least[k]: words with at least k lanes
     uint32_t passes = 0;
     for (uint32_t i = 0; i < words; ++i) {
@@ -44,7 +46,7 @@ inline uint32_t atomic_flits(const uint8_t* per_word, uint32_t words, uint32_t h
     for (uint32_t k = passes; k > 1; --k) at_least[k - 1] += at_least[k];
     uint32_t flits = 0;
     const uint32_t f = std::max(flit_bytes, 1u);
-    for (uint32_t k = 1; k <= passes; ++k) flits += (header_bytes + 4 * at_least[k] + f - 1) / f;
+    for (uint32_t k = 1; k <= passes; ++k) flits += (header_bytes + lane_bytes * at_least[k] + f - 1) / f;
     return flits;
 }
 
@@ -72,7 +74,7 @@ inline uint32_t next_atomic_line(const AtomicGroups& g, uint32_t i, uint32_t sec
         }
         out.passes = std::max<uint32_t>(out.passes, g.lanes[i]);
     }
-    out.flits = atomic_flits(&g.lanes[first], i - first, header_bytes, flit_bytes);
+    out.flits = atomic_flits(&g.lanes[first], i - first, header_bytes, flit_bytes, g.lane_bytes);
     return i;
 }
 

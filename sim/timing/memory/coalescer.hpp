@@ -37,6 +37,7 @@ uint64_t partial_sectors(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, u
 struct AtomicGroups {
     uint32_t count = 0;
     bool float_add = false;  // a floating-point add (its word's next add waits for its result: atomic_unit.hpp)
+    uint32_t lane_bytes = 4;  // each lane's operand: 4 B, or 8 for a 64-bit atomic (atomic_packet.hpp)
     std::array<uint64_t, 32> addr{};
     std::array<uint8_t, 32> lanes{};
 };

@@ -40,7 +40,9 @@ uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, 
             return l1_.store(t, s, partial_sectors(dyn.exec, dyn.addr, d.bytes, sb, s), ms.local_store, true, token);
         case MemKind::GlobalAtomic:
             group_atomics(dyn.exec, dyn.addr, groups_);
-            groups_.float_add = d.op == isa::Op::AtomGlobalAddF32 || d.op == isa::Op::RedGlobalAddF32;
+            groups_.float_add = d.op == isa::Op::AtomGlobalAddF32 || d.op == isa::Op::RedGlobalAddF32 ||
+                                d.op == isa::Op::AtomGlobalAddF64 || d.op == isa::Op::RedGlobalAddF64;
+            groups_.lane_bytes = d.bytes;
             return l1_.atomic(t, s, groups_, ms.global_atomic);
         default: return t + 1;
     }
