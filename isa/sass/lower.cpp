@@ -84,9 +84,12 @@ void atomic64(Ctx& c, std::string op, bool red, bool shared, size_t o) {
     if (red && op != "add.u64" && op != "add.f64") return c.fail("64-bit reduction " + op);
     const std::string head = (red ? "red.global." : "atom.global.") + op + " ";
     if (red) return c.emit(head + c.mem(0, true) + ", " + pair_operand(c, 1));
-    if (strip_reuse(c.raw(o)) == "RZ") return c.fail("a 64-bit atomic whose old value goes to RZ");
     const std::string b = pair_operand(c, o + 2);
-    c.emit(head + c.reg(o) + ", " + c.mem(o + 1, true) + ", " + b + (op == "cas.b64" ? ", " + pair_operand(c, o + 3) : ""));
+    const std::string cc = op == "cas.b64" ? ", " + pair_operand(c, o + 3) : "";
+    // An old value nobody reads (RZ, as ptxas writes some atomicAdd whose result is unused) goes to the
+    // temporary pair (read as b or c first, then written: the atomic reads its operands before it returns).
+    const std::string d = strip_reuse(c.raw(o)) == "RZ" ? "r" + std::to_string(c.t.pair) : c.reg(o);
+    c.emit(head + d + ", " + c.mem(o + 1, true) + ", " + b + cc);
 }
 
 }  // namespace
