@@ -263,6 +263,14 @@ TEST_CASE("sass forms: 64-bit global atomics on register pairs, lane by lane", "
     }
 }
 
+TEST_CASE("sass forms: red.shared.popc.inc (ATOMS.POPC.INC) adds one per lane on its word", "[functional][sass]") {
+    Both r(kWarp + ".shared 64\n.buffer o u32 4 zero\n"
+                   "    mov r0, %laneid\n    and r1, r0, 3\n    red.shared.popc.inc [r1*4]\n"
+                   "    @p0 red.shared.popc.inc [r1*4]\n"   // p0 false: nothing
+                   "    bar\n    isetp.lt p1, r0, 4\n    @p1 ld.shared r2, [r0*4]\n    @p1 st.global [o + r0*4], r2\n    exit\n");
+    for (uint32_t v : r.u32("o")) CHECK(v == 8u);   // 32 lanes over 4 words
+}
+
 TEST_CASE("sass forms: red has no destination, atom writes its register", "[functional][sass]") {
     const isa::Program p = simt::test::assemble(kWarp + ".buffer g u32 1 zero\n    red.global.add [g], 1\n"
                                                   "    atom.global.add r1, [g], 1\n    exit\n");
@@ -467,6 +475,7 @@ TEST_CASE("sass forms: assembler errors name file:line:col", "[assembler][errors
     expect_error(h + ".buffer b u32 64 zero\nred.global.add r1, [b], 1\n", 4, 16, "expected a memory operand");
     expect_error(h + ".buffer b u32 64 zero\natom.global.cas r1, [b], 1\n", 4, 27, "takes 4 operands");
     expect_error(h + ".buffer b u32 64 zero\natom.global.add.u64 r1, [b], r2\n", 4, 21, "an even register");
+    expect_error(h + ".shared 16\nred.shared.popc.inc [0], 1\n", 4, 26, "takes 1 operand (M); found more");
     expect_error(h + ".buffer b u32 64 zero\nred.global.add.f64 [b], 1.0\n", 4, 25, "an even register");
     expect_error(h + "dsetp p0, r2, r4\n", 3, 1, "dsetp needs a comparison");
     expect_error(h + "mov r1, %clok\n", 3, 9, "did you mean '%clock'?");

@@ -193,6 +193,23 @@ TEST_CASE("memory units: shared-memory atomics serialise the lanes on one word",
     CHECK(r.stats.memory.shared_atomic_serial == 31);
 }
 
+TEST_CASE("memory units: red.shared.popc.inc counts a word's lanes at once (no chain)", "[timing][memory]") {
+    // 32 lanes on one word: red.shared.add takes its 31 further lanes one MIO pass each; popc.inc (SASS
+    // ATOMS.POPC.INC) one pass, and the word still gains 32. The next shared instruction waits for the MIO.
+    GpuConfig c = small_config();
+    c.memory.atomics.shared_same_address_cycles = 1;
+    auto src = [](const std::string& op) {
+        return ".kernel t\n.grid 1\n.block 32\n.regs 8\n.shared 128\n.buffer o u32 1 zero\n" + op +
+               "\nld.shared r1, [0]\nst.global [o], r1\nexit\n";
+    };
+    Recorder add, popc;
+    auto ra = run(src("red.shared.add [0], 1"), c, {true, &add, {}});
+    auto rp = run(src("red.shared.popc.inc [0]"), c, {true, &popc, {}});
+    CHECK(ra.stats.memory.shared_atomic_serial == 31);
+    CHECK(rp.stats.memory.shared_atomic_serial == 0);
+    CHECK(add.issue_cycles(0, 1)[0] == popc.issue_cycles(0, 1)[0] + 31);
+}
+
 // The sectors of the exec lanes' accesses, by the definition (every byte's sector, sorted, once).
 std::vector<uint64_t> sectors_of(uint32_t exec, const LaneAddrs& a, uint32_t bytes, uint32_t sector_bytes) {
     std::vector<uint64_t> v;

@@ -104,6 +104,10 @@ void atomic(Ctx& c) {
     std::string op;
     for (size_t i = 1; i < c.mods.size(); ++i)
         if (ops.count(c.mods[i])) op = ops.at(c.mods[i]);
+    if (op.empty() && shared && c.has("POPC") && c.has("INC")) {   // ATOMS.POPC.INC.32 RZ, [addr]
+        if (strip_reuse(c.raw(0)) != "RZ") return c.fail("ATOMS.POPC.INC with a result");
+        return c.emit("red.shared.popc.inc " + c.mem(1, false, true));
+    }
     if (op.empty()) return c.fail("this atomic operation");
     // ATOMG's first operand may be its predicate result (PT: none); a real one is not modelled.
     const size_t o = !red && c.n() > 0 && is_pred_word(c.raw(0)) ? 1 : 0;

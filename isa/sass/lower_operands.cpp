@@ -151,6 +151,7 @@ std::string Ctx::mem(size_t i, bool flat_ok, bool shared) {
     if (s.rfind("desc[", 0) == 0) s = s.substr(s.find(']') + 1);
     if (s.size() < 2 || s.front() != '[' || s.back() != ']') { fail("unexpected memory operand '" + raw(i) + "'"); return "[0]"; }
     s = s.substr(1, s.size() - 2);
+    if (s.size() > 4 && s.compare(s.size() - 4, 4, "+URZ") == 0) s.resize(s.size() - 4);   // "[R6+URZ]": + 0
     std::string base = s, off;
     const size_t plus = s.find_first_of("+-", 1);
     if (plus != std::string::npos) base = s.substr(0, plus), off = s.substr(plus);

@@ -153,6 +153,15 @@ void atomics(Context& c) {
         c.add("atomics", k, "ps_per_key", d / double(n2 - n1) / clock_hz(c) * 1e12, "ps");
         compare_states(c, k, s);
     }
+    // hist_shared from its compiled SASS (ATOMS.POPC.INC, calib/sass/hist_shared.launch.isa): the whole
+    // launch of 16M uniform keys, launch overhead included, per key as the CUDA event timed it.
+    if (c.wants("hist_shared_uniform")) {
+        Trace hs(c.root + "/calib/sass/hist_shared.launch.isa");
+        const simt::timing::Stats s = hs.run(c.h200());
+        const double us = double(s.cycles) / s.clock_mhz + s.kernel_launch_us;
+        c.add("atomics", "hist_shared_uniform", "ps_per_key", us * 1e6 / 16777216.0, "ps");
+        compare_states(c, "hist_shared_uniform", s);
+    }
     Trace r(c.trace("block_reduce"));
     for (int per_sm : {8, 64}) {
         if (!c.wants("block_reduce")) break;

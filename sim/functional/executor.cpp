@@ -870,8 +870,8 @@ void Executor::atomic_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneM
                             const std::array<uint8_t*, 32>& at) {
     const sem::AtomOperands ao = sem::atom_operands(in.op);
     if (isa::info(in.op).bytes == 8) return atomic_lanes64(w, in, exec, at);
-    Lanes tb, tc;
-    const uint32_t* v = lanes(b, w, in.ops[ao.b], tb);
+    Lanes tb{}, tc;
+    const uint32_t* v = ao.b < in.nops ? lanes(b, w, in.ops[ao.b], tb) : tb.data();   // (red.shared.popc.inc: none)
     const uint32_t* c = ao.c < in.nops ? lanes(b, w, in.ops[ao.c], tc) : v;
     const uint32_t d = in.ops[0].value;
     for (uint32_t l = 0; l < 32; ++l) {

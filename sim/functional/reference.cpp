@@ -305,7 +305,7 @@ private:
             std::memcpy(at, &next, 8);
             if (ao.has_dst) reg(t, in.ops[0].value) = uint32_t(old), reg(t, in.ops[0].value + 1) = uint32_t(old >> 32);
         } else {
-            const uint32_t b = value(t, in.ops[ao.b]);
+            const uint32_t b = ao.b < in.nops ? value(t, in.ops[ao.b]) : 0;   // (red.shared.popc.inc: none)
             const uint32_t c = ao.c < in.nops ? value(t, in.ops[ao.c]) : 0;
             uint32_t old;
             std::memcpy(&old, at, 4);

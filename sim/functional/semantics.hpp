@@ -438,7 +438,7 @@ inline uint32_t vote(Op op, uint32_t exec, uint32_t q) {
 }
 
 // ---- atomics: the operation of an atom.* / red.* row, from its mnemonic's last part
-enum class AtomOp : uint8_t { None, Add, AddF32, Min, Max, MinU, MaxU, And, Or, Xor, Exch, Cas, AddU64, AddF64, Exch64, Cas64 };
+enum class AtomOp : uint8_t { None, Add, AddF32, Min, Max, MinU, MaxU, And, Or, Xor, Exch, Cas, AddU64, AddF64, Exch64, Cas64, PopcInc };
 
 constexpr AtomOp atom_op_of(std::string_view m) {
     if (!m.starts_with("atom.") && !m.starts_with("red.")) return AtomOp::None;
@@ -460,6 +460,7 @@ constexpr AtomOp atom_op_of(std::string_view m) {
     if (s == "add.f64") return AtomOp::AddF64;
     if (s == "exch.b64") return AtomOp::Exch64;
     if (s == "cas.b64") return AtomOp::Cas64;
+    if (s == "popc.inc") return AtomOp::PopcInc;
     return AtomOp::None;
 }
 constexpr AtomOp atom_op(Op op) { return atom_op_of(isa::mnemonic_of(op)); }
@@ -478,6 +479,7 @@ inline uint32_t atomic(Op op, uint32_t old, uint32_t b, uint32_t c = 0) {
     case AtomOp::Xor: return old ^ b;
     case AtomOp::Exch: return b;
     case AtomOp::Cas: return old == b ? c : old;
+    case AtomOp::PopcInc: return old + 1;   // (no operand b)
     case AtomOp::None: case AtomOp::AddU64: case AtomOp::AddF64: case AtomOp::Exch64: case AtomOp::Cas64: break;  // (atomic64)
     }
     return old;

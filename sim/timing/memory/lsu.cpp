@@ -102,7 +102,8 @@ uint64_t Lsu::shared(const DecodedInst& d, const func::DynInst& dyn, uint64_t t)
     ms.shared_wavefronts += wf;
     ms.shared_bank_conflicts += banks - 1;
     const uint32_t same = mc.atomics.shared_same_address_cycles;
-    if (d.mem == MemKind::SharedAtomic && same) {
+    // red.shared.popc.inc counts a word's lanes and adds them at once: no chain on the word.
+    if (d.mem == MemKind::SharedAtomic && same && d.op != isa::Op::RedSharedPopcInc) {
         uint32_t serial = (max_lanes_per_word(dyn.exec, dyn.addr) - 1) * same;
         ms.shared_atomic_serial += serial;
         wf += serial;
