@@ -512,7 +512,7 @@ private:
     }
 
     void parse_init(BufferDecl& b) {
-        std::string k = expect_ident("an initialiser (zero, iota, const, random, perm or file)");
+        std::string k = expect_ident("an initialiser (zero, iota, const, random, perm, file or data)");
         BufferInit& in = b.init;
         if (k == "zero") {
             in.kind = BufferInit::Kind::Zero;
@@ -548,9 +548,16 @@ private:
             in.path = next().text;
             fs::path p(in.path);
             if (p.is_relative()) in.path = (fs::path(include_dir()) / p).string();
+        } else if (k == "data") {   // data V1 ... VCOUNT: a small table (an imported kernel's __device__ array)
+            in.kind = BufferInit::Kind::Data;
+            if (b.count > kMaxDataValues)
+                fail("a data buffer holds at most " + std::to_string(kMaxDataValues) + " values; use file for more");
+            while (!at_end()) in.values.push_back(expect_real("a value"));
+            if (in.values.size() != b.count)
+                fail("data gives " + std::to_string(in.values.size()) + " values; the buffer has " + std::to_string(b.count));
         } else {
             --pos_;
-            fail("unknown initialiser '" + k + "'; expected zero, iota, const, random, perm or file");
+            fail("unknown initialiser '" + k + "'; expected zero, iota, const, random, perm, file or data");
         }
     }
 

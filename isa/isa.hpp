@@ -143,11 +143,12 @@ enum class ElemType : uint8_t { U32, I32, F32, F64 };
 inline uint32_t elem_bytes(ElemType t) { return t == ElemType::F64 ? 8 : 4; }
 
 struct BufferInit {
-    enum class Kind : uint8_t { Zero, Iota, Const, Random, Perm, File } kind = Kind::Zero;
+    enum class Kind : uint8_t { Zero, Iota, Const, Random, Perm, File, Data } kind = Kind::Zero;
     double a = 0;         // Iota: start, Const: value, Random: min
     double b = 1;         // Iota: step,  Random: max
     uint64_t seed = 1;    // Random, Perm
     std::string path;     // File: CSV with one value per row (resolved relative to the trace)
+    std::vector<double> values;   // Data: every element, in order (a small table: at most kMaxDataValues)
 };
 
 struct BufferDecl {

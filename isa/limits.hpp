@@ -31,6 +31,7 @@ constexpr uint32_t kMaxNameSuggestLength = 64;             // longer names get n
 
 // ---- memory a trace declares
 constexpr uint64_t kMaxBufferBytes = 1ull << 30;   // one .buffer
+constexpr uint64_t kMaxDataValues = 1u << 16;     // a .buffer ... data V1 V2 ... table (larger: a file)
 constexpr uint64_t kMaxGlobalBytes = 2ull << 30;   // all .buffer declarations together
 constexpr uint64_t kMaxSharedBytes = 1ull << 20;   // .shared per block
 constexpr uint64_t kMaxLocalBytes = 512ull << 10;  // .local per thread (CUDA's limit)

@@ -230,6 +230,12 @@ TEST_CASE("assembler: errors name file, line, column and what was expected", "[a
     SECTION("unknown initialiser") {
         expect_error(h + ".buffer a u32 4 ones\n", 3, 17, "unknown initialiser 'ones'");
     }
+    SECTION("data of the wrong length") {
+        expect_error(h + ".buffer a u32 4 data 1 2 3\n", 3, 0, "data gives 3 values; the buffer has 4");
+        expect_error(h + ".buffer a u32 2 data 1 2 3\n", 3, 0, "data gives 3 values; the buffer has 2");
+        expect_error(h + ".buffer a u32 2 data 1 x\n", 3, 24, "expected a value");
+        expect_error(h + ".buffer a u32 70000 data 1\n", 3, 0, "a data buffer holds at most 65536 values");
+    }
     SECTION("perm of floats") {
         expect_error(h + ".buffer a f32 4 perm 1\n", 3, 0, "a perm buffer holds indices");
     }

@@ -627,6 +627,8 @@ TEST_CASE("functional: buffers are laid out 256-byte aligned and initialised", "
 .buffer f f32 100 random 4 -1 1
 .buffer g u32 1000 perm 9
 .buffer h f32 2x2 iota
+.buffer k u32 3 data 0xdb629599 7 -1
+.buffer l f32 2 data 0.5 -2
     exit
 )");
     GlobalMemory m(p, ".");
@@ -642,6 +644,8 @@ TEST_CASE("functional: buffers are laid out 256-byte aligned and initialised", "
     CHECK(test::words(p, m, "c") == std::vector<uint32_t>{uint32_t(-2), uint32_t(-1), 0, 1});
     CHECK(test::doubles(p, m, "d") == std::vector<double>{0.25, 0.75});
     CHECK(test::floats(p, m, "h") == std::vector<float>{0, 1, 2, 3});
+    CHECK(test::words(p, m, "k") == std::vector<uint32_t>{0xdb629599u, 7, 0xffffffffu});
+    CHECK(test::floats(p, m, "l") == std::vector<float>{0.5f, -2.0f});
     const auto e = test::words(p, m, "e");
     std::set<uint32_t> distinct(e.begin(), e.end());
     CHECK(*distinct.begin() == 10);

@@ -496,3 +496,37 @@ TEST_CASE("sass: an imported kernel keeps the compiler's registers, not the lowe
     CHECK_NOTHROW(simt::isa::override_launch(p, o));   // the temporaries are not out of the kernel's range
     CHECK(p.regs_per_thread == 10);
 }
+
+TEST_CASE("sass: a __device__ table behind constant bank 4 (sinf's Payne-Hanek path) becomes a buffer", "[sass]") {
+    std::ifstream in("calib/sass/divergence.sm_90.elf");
+    REQUIRE(in);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    simt::isa::sass::KernelInfo info;
+    REQUIRE(simt::isa::sass::read_elf_info(ss.str(), "div_sinf", info));
+    REQUIRE(info.globals.size() == 1);
+    CHECK(info.globals[0].name == "__cudart_i2opi_f");
+    CHECK(info.globals[0].bytes == 24u);
+    CHECK(info.globals[0].words == std::vector<uint32_t>{0x3c439041u, 0xdb629599u, 0xf534ddc0u, 0xfc2757d1u, 0x4e441529u, 0xa2f9836eu});
+    REQUIRE(info.bank4.size() == 1);
+    CHECK(info.bank4[0].offset == 0u);
+    CHECK(info.bank4[0].symbol == "__cudart_i2opi_f");
+    // div_sinf with a = 0, b = 1e6: from its second step every lane's sinf takes the slow path, which
+    // reads the table through ULDC.64 c[0x4][0x0]; both interpreters run it without a fault and agree.
+    const std::string text = ".sass \"divergence.sm_90.sass\" div_sinf\n.grid 2\n.block 64\n.buffer wcyc u32 8 zero\n"
+                             ".buffer out f32 128 zero\n.param 63 3 0.0f 1000000.0f wcyc out\n";
+    const simt::isa::Program p = simt::isa::assemble_text(text, "calib/sass/div_sinf.launch.isa", "calib/sass");
+    const auto g = std::find_if(p.buffers.begin(), p.buffers.end(), [](const auto& b) { return b.name == "sass_g_0"; });
+    REQUIRE(g != p.buffers.end());
+    CHECK(g->count == 6u);
+    simt::func::GlobalMemory simt_mem(p, "calib/sass"), ref_mem(p, "calib/sass");
+    const simt::func::FunctionalResult r = simt::func::run_functional(p, simt_mem);
+    simt::func::run_reference(p, ref_mem);
+    uint64_t table_reads = 0;   // div_sinf's only global loads are the slow path's reads of the table
+    for (size_t pc = 0; pc < p.code.size(); ++pc)
+        if (simt::isa::info(p.code[pc].op).access == simt::isa::Access::Load && simt::isa::info(p.code[pc].op).space == simt::isa::Space::Global)
+            table_reads += r.pc_thread_instructions[pc];
+    CHECK(table_reads >= 2u * 128u);   // steps 2 and 3 of 128 threads, at least one word each
+    CHECK(words(p, simt_mem, "sass_g_0") == std::vector<uint32_t>{0x3c439041u, 0xdb629599u, 0xf534ddc0u, 0xfc2757d1u, 0x4e441529u, 0xa2f9836eu});
+    CHECK(words(p, simt_mem, "out") == words(p, ref_mem, "out"));
+}

@@ -28,6 +28,48 @@ void shared_section(const std::string& line, const std::string& kernel, KernelIn
     if (row >> index >> offset >> size) out.shared_bytes = uint32_t(std::stoul(size, nullptr, 16));
 }
 
+std::vector<std::string> tokens(const std::string& line) {
+    std::istringstream row(line);
+    std::vector<std::string> t;
+    for (std::string w; row >> w;) t.push_back(w);
+    return t;
+}
+uint64_t hex_of(const std::string& w) { return std::stoull(w, nullptr, 16); }
+
+// The module's __device__ objects and bank 4's relocations: the section table (index -> name), the
+// symbol table (objects in .nv.global.init / .nv.global), .nv.global.init's words, and the rows of
+// ".section .rela.nv.constant4".
+void parse_globals(const std::string& text, KernelInfo& out) {
+    std::istringstream in(text);
+    std::string line, block;
+    std::map<uint64_t, std::string> sections;
+    std::vector<uint32_t> init;
+    std::vector<std::pair<GlobalObject, uint64_t>> objects;   // object, offset in its section
+    while (std::getline(in, line)) {
+        const std::vector<std::string> t = tokens(line);
+        if (t.empty()) { if (block != "sections" && block != "symtab") block.clear(); continue; }
+        if (t[0] == "Sections:") { block = "sections"; continue; }
+        if (t[0] == ".section") { block = t.size() > 1 && t[1] == ".symtab" ? "symtab" : t.size() > 1 && t[1] == ".rela.nv.constant4" ? "rela4" : ""; continue; }
+        if (t[0] == ".nv.global.init" && t.size() == 1) { block = "init"; continue; }
+        if (t[0][0] == '.') { block.clear(); continue; }
+        if (block == "sections" && t.size() >= 9 && t[0] != "Index") sections[hex_of(t[0])] = t.back();
+        else if (block == "symtab" && t.size() == 7 && t[0] != "index" && (hex_of(t[3]) & 0xf) == 1) {
+            const auto sec = sections.find(hex_of(t[5]));
+            if (sec != sections.end() && (sec->second == ".nv.global.init" || sec->second == ".nv.global"))
+                objects.push_back({GlobalObject{t[6], uint32_t(hex_of(t[2])), {}}, sec->second == ".nv.global" ? ~0ull : hex_of(t[1])});
+        } else if (block == "init") {
+            for (const std::string& w : t) init.push_back(uint32_t(hex_of(w)));
+        } else if (block == "rela4" && t.size() == 4 && t[2] == "R_CUDA_64") {
+            out.bank4.push_back({uint32_t(hex_of(t[0])), t[1], hex_of(t[3])});
+        }
+    }
+    for (auto& [g, off] : objects) {
+        if (off != ~0ull)
+            for (uint64_t w = off / 4; w < (off + g.bytes + 3) / 4; ++w) g.words.push_back(w < init.size() ? init[w] : 0);
+        out.globals.push_back(std::move(g));
+    }
+}
+
 }  // namespace
 
 bool parse_elf_info(const std::string& text, const std::string& kernel, KernelInfo& out);
@@ -74,6 +116,7 @@ bool parse_elf_info(const std::string& text, const std::string& kernel, KernelIn
         }
     }
     if (!any) return false;
+    parse_globals(text, out);
     out.from_elf = true;
     out.params.clear();
     for (const auto& [ord, s] : by_ordinal) {

@@ -163,6 +163,8 @@ struct ParamValue {
 struct ParamWords {
     std::map<uint32_t, uint32_t> words;
     std::map<uint32_t, std::string> uniforms;
+    std::map<uint32_t, uint32_t> bank4;     // c[0x4][X]: the words of __device__ objects' addresses
+    std::vector<std::string> buffers;        // their .buffer directives (after the launch file's buffers)
 };
 
 ParamValue parse_param(const Word& w, const Program& base, const std::vector<uint64_t>& bases, const SourceLoc& at) {
@@ -236,6 +238,35 @@ std::string hex(uint32_t v) {
     return b;
 }
 
+// The module's __device__ objects that constant bank 4 points at (sinf's __cudart_i2opi_f): each a
+// buffer after the launch file's, with the .elf's data; bank 4's words hold their flat addresses.
+void place_globals(const Source& s, const Program& base, ParamWords& out) {
+    std::vector<BufferDecl> decls = base.buffers;
+    std::map<std::string, size_t> index;   // symbol -> its buffer in decls
+    for (const BankReloc& r : s.info.bank4) {
+        if (index.count(r.symbol)) continue;
+        for (const GlobalObject& g : s.info.globals) {
+            if (g.name != r.symbol || g.bytes == 0) continue;
+            BufferDecl d;
+            d.name = "sass_g_" + std::to_string(index.size());
+            d.count = (g.bytes + 3) / 4;
+            std::string line = ".buffer " + d.name + " u32 " + std::to_string(d.count) + (g.words.empty() ? " zero" : " data");
+            for (uint32_t w : g.words) line += " " + std::to_string(w);
+            index[r.symbol] = decls.size();
+            decls.push_back(d);
+            out.buffers.push_back(line + "   ; " + g.name);
+            break;
+        }
+    }
+    const std::vector<uint64_t> bases = buffer_bases(decls);
+    for (const BankReloc& r : s.info.bank4) {
+        if (!index.count(r.symbol)) continue;
+        const uint64_t a = bases[index.at(r.symbol)] + r.addend;
+        out.bank4[r.offset] = uint32_t(a);
+        out.bank4[r.offset + 4] = uint32_t(a >> 32);
+    }
+}
+
 // The unsupported instructions, all of them, as one error at the first.
 [[noreturn]] void report_unsupported(const Kernel& k, const Lowered& low) {
     std::ostringstream os;
@@ -269,6 +300,10 @@ Env make_env(const Source& s, const ParamWords& params, const ImportOptions& opt
     env.cbank = [&params, desc](uint32_t off) -> std::string {
         static const char* dims[] = {"%ntid.x", "%ntid.y", "%ntid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z"};
         if (off < 0x18 && off % 4 == 0) return dims[off / 4];
+        if (off >> 16 == 4) {   // bank 4: a __device__ object's address (place_globals)
+            const auto w = params.bank4.find(off & 0xffff);
+            return w == params.bank4.end() ? "" : "$sass_g4_" + hex(off & 0xffff);
+        }
         if (off == 0x28) return "$sass_stack";
         if (off == desc || off == desc + 4) return "0";   // the global memory descriptor: no meaning here
         if (params.uniforms.count(off)) return "$" + params.uniforms.at(off);
@@ -299,6 +334,8 @@ std::string generate(const LaunchLines& l, const Source& s, const ParamWords& pa
     directive(".uniform sass_stack u32 " + std::to_string(local));
     for (const auto& [off, v] : params.words)
         if (!params.uniforms.count(off)) directive(".uniform sass_c" + hex(off) + " u32 " + std::to_string(v));
+    for (const std::string& b : params.buffers) directive(b);
+    for (const auto& [off, v] : params.bank4) directive(".uniform sass_g4_" + hex(off) + " u32 " + std::to_string(v));
     for (const Line& ln : low.lines) { gen << ln.text << '\n'; origin.push_back(ln.sass); }
     return gen.str();
 }
@@ -331,6 +368,7 @@ Prepared prepare(const std::string& text, const std::string& name, const std::st
     if (p.base.code.size() > 1) throw Error(p.base.code[0].loc, "a .sass launch file holds no instructions: the kernel's code comes from the SASS");
     p.s = read_source(p.l, dir);
     p.params = place_params(p.l, p.s, p.base);
+    place_globals(p.s, p.base, p.params);
     p.low = lower(p.s.kernel, make_env(p.s, p.params, options));
     return p;
 }

@@ -412,9 +412,32 @@ void imnmx(Ctx& c) {
     c.emit(u + (p == "pt" ? "min " : "max ") + c.reg(0) + ", " + c.value(1) + ", " + c.value(2));
 }
 
+namespace {
+
+// An FSEL source with a modifier (-x, |x|, -|x|: sinf's FSEL R6, R2, -R2, !P2) as its bits in a
+// temporary: the sign flipped, cleared or set (a select moves bits; no fp arithmetic).
+std::string fsel_source(Ctx& c, size_t i, uint32_t slot) {
+    const std::string v = c.value(i, true);
+    if (v.empty() || (v[0] != '-' && v[0] != '|')) return v;
+    const bool neg = v[0] == '-';
+    std::string r = neg ? v.substr(1) : v;
+    const bool abs = r.size() > 2 && r.front() == '|' && r.back() == '|';
+    if (abs) r = r.substr(1, r.size() - 2);
+    const std::string t = c.tmp(slot);
+    if (neg && abs) c.emit("or " + t + ", " + r + ", 0x80000000");
+    else if (abs) c.emit("and " + t + ", " + r + ", 0x7fffffff");
+    else c.emit("xor " + t + ", " + r + ", 0x80000000");
+    return t;
+}
+
+}  // namespace
+
 void sel(Ctx& c) {
-    const bool fp = c.mods[0] == "FSEL";
-    c.emit("sel " + c.reg(0) + ", " + c.value(1, fp) + ", " + c.value(2, fp) + ", " + c.pred(3));
+    if (c.mods[0] == "FSEL") {
+        const std::string a = fsel_source(c, 1, kNot0), b = fsel_source(c, 2, kNot1);
+        return c.emit("sel " + c.reg(0) + ", " + a + ", " + b + ", " + c.pred(3));
+    }
+    c.emit("sel " + c.reg(0) + ", " + c.value(1) + ", " + c.value(2) + ", " + c.pred(3));
 }
 
 void unary(Ctx& c) {

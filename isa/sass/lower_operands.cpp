@@ -51,13 +51,15 @@ std::string special(const std::string& s) {
     return it == m.end() ? "" : it->second;
 }
 
-// The byte offset of "c[0x0][0x160]" (c[0x0][RZ] is 0); false for a register-indexed or other bank.
+// The byte offset of "c[0x0][0x160]" (c[0x0][RZ] is 0); bank 4 (__device__ objects' addresses,
+// "c[0x4][0x8]") as 4 << 16 | offset; false for a register-indexed or other bank.
 bool cbank_offset(const std::string& s, uint32_t& off) {
-    if (s.rfind("c[0x0][", 0) != 0 || s.back() != ']') return false;
+    const bool bank4 = s.rfind("c[0x4][", 0) == 0;
+    if ((s.rfind("c[0x0][", 0) != 0 && !bank4) || s.back() != ']') return false;
     const std::string inner = s.substr(7, s.size() - 8);
-    if (inner == "RZ") { off = 0; return true; }
+    if (inner == "RZ") { off = bank4 ? 4u << 16 : 0; return true; }
     if (inner.rfind("0x", 0) != 0 || inner.find_first_not_of("0123456789abcdefx") != std::string::npos) return false;
-    off = uint32_t(std::stoul(inner, nullptr, 16));
+    off = uint32_t(std::stoul(inner, nullptr, 16)) | (bank4 ? 4u << 16 : 0);
     return true;
 }
 
@@ -89,6 +91,7 @@ std::string Ctx::value(size_t i, bool fp) {
         uint32_t off = 0;
         if (!cbank_offset(s, off)) { fail("a constant operand indexed by a register or in another bank: " + s); return "0"; }
         v = env.cbank(off);
+        if (v.empty() && off >> 16 == 4) { fail("reads " + s + ", a __device__ object's address: needs the .elf dump beside the .sass (cuobjdump -elf)"); return "0"; }
         if (v.empty()) { fail("reads " + s + ", which is neither a kernel parameter nor a launch constant"); return "0"; }
     } else if (!special(s).empty()) v = special(s);
     else if (fp && std::isdigit(static_cast<unsigned char>(s[0])) == 0 && s != "INF" && s != "+INF" && s.find("NAN") == std::string::npos) {

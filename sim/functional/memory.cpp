@@ -182,6 +182,9 @@ void init_buffer(const BufferDecl& b, const std::string& dir, Bytes& bytes) {
     case BufferInit::Kind::Random: init_random(b, bytes); break;
     case BufferInit::Kind::Perm: init_perm(b, bytes); break;
     case BufferInit::Kind::File: init_file(b, dir, bytes); break;
+    case BufferInit::Kind::Data:
+        for (uint64_t i = 0; i < b.count; ++i) store_number(bytes, b.type, i, b.init.values[i]);
+        break;
     }
 }
 
