@@ -172,7 +172,8 @@ int run(Options o) {
                       root + "/calib/results/turnover/calib_h200_turnover.csv",
                       root + "/calib/results/wbmix/calib_h200_wbmix.csv",
                       root + "/calib/results/holdout/calib_h100_holdout.csv",
-                      root + "/calib/results/atomtype/calib_h100_atomtype.csv"};
+                      root + "/calib/results/atomtype/calib_h100_atomtype.csv",
+                      root + "/calib/results/blocktimes/calib_h100_blocktimes_run1.csv"};
     Context c;
     c.root = root;
     c.config_path = o.config;

@@ -35,6 +35,8 @@ void holdout(Context& c) {
         Trace t(c.root + "/calib/sass/" + k + ".launch.isa");
         const simt::timing::Stats s = t.run(config);
         c.add("holdout", k, "us", double(s.cycles) / s.clock_mhz + s.kernel_launch_us, "us");
+        // blocktimes.cu: the span from the first warp's start to the last one's end (globaltimer), no launch
+        if (c.hw.has(k, "span_ns")) c.add("holdout", k, "span_ns", double(s.cycles) / s.clock_mhz * 1000.0, "ns");
         compare_states(c, k, s);
     }
 }

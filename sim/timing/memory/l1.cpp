@@ -149,6 +149,12 @@ uint32_t L1Tex::load_wavefronts(const SectorList& s, uint64_t at, bool l2_only) 
     return std::max(least, missed);
 }
 
+uint32_t L1Tex::missing_sectors(const SectorList& s) const {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s.count; ++i) n += cache_.full_at(s.sector[i]) == ~0ull;
+    return n;
+}
+
 uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency, bool l2_only) {
     ++kind.requests;
     kind.sectors += s.count;

@@ -139,6 +139,8 @@ public:
     };
     Sent flush(uint64_t t);
 
+    // Sectors of s that are not in the L1 and not on their way (each a fill when it is loaded).
+    uint32_t missing_sectors(const SectorList& s) const;
     // Each returns the completion cycle of the request issued at t.
     // `l2_only`: a .cg load, which neither looks up nor fills the L1.
     uint64_t load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency = 0,
