@@ -445,7 +445,7 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
         {"  lsu_in_port: true", "  lsu_in_port: yes please", "memory.lsu_in_port", "expected true or false, got 'yes please'"},
         {"  l1_data_bank_conflicts: true", "  l1_data_bank_conflicts: 3", "memory.l1_data_bank_conflicts",
          "expected true or false, got '3'"},
-        {"  l1_fill_sector_cycles: 0.5", "  l1_fill_sector_cycles: -1", "memory.l1_fill_sector_cycles", "got -1"},
+        {"  l1_fill_cycles: 0.5", "  l1_fill_cycles: -1", "memory.l1_fill_cycles", "got -1"},
         {"  imad_wide_passes: 2", "  imad_wide_passes: 0", "pipes.imad_wide_passes", "expected an integer in [1, 64], got 0"},
         {"  imad_hi_latency: 9", "  imad_hi_latency: x", "pipes.imad_hi_latency", "'x'"},
         {"    home_copy: true", "    home_copy: 2", "memory.l2_slices.home_copy", "expected true or false, got '2'"},

@@ -644,28 +644,30 @@ TEST_CASE("memory units: a global load's data takes a wavefront per access to it
     CHECK(on.issue_cycles(0, 8).at(0) > off.issue_cycles(0, 8).at(0) + 31);
 }
 
-TEST_CASE("memory units: a load's missed sectors' fills take the L1 data stage", "[timing][memory]") {
-    // A cold load of one line (4 sectors, all missing) then an ld.shared: with l1_fill_sector_cycles 0.5
-    // the fills take 2 data-stage cycles behind the load's one wavefront, so the ld.shared's result is 2
-    // cycles later; the load itself does not wait for them. A second load of the same line (present, or
-    // on its way) fills nothing. 0.75 a sector: 3 whole cycles.
+TEST_CASE("memory units: a load's missing lines' fills take the L1 data stage", "[timing][memory]") {
+    // A cold load whose lanes cover 4 lines (16 B apart), then an ld.shared: with l1_fill_cycles 0.5 the
+    // 4 fills take 2 data-stage cycles behind the load's one wavefront (0.75: 3), which the ld.shared
+    // behind it waits for; the load itself does not. The same load again (its lines on their way)
+    // fills nothing.
     const char* k = ".kernel t\n.grid 1\n.block 32\n.regs 8\n.shared 4096\n.buffer a f32 1024 zero\n"
-                    "mov r0, %laneid\nshl r2, r0, 2\nld.global r4, [a + r2]\nld.shared r5, [r2]\nfadd r6, r5, r5\n"
-                    "fadd r7, r4, r4\nld.global r4, [a + r2]\nld.shared r5, [r2]\nfadd r6, r5, r5\nexit\n";
+                    "mov r0, %laneid\nshl r2, r0, 4\nshl r3, r0, 2\nld.global r4, [a + r2]\nld.shared r5, [r3]\n"
+                    "fadd r6, r5, r5\nfadd r7, r4, r4\nld.global r4, [a + r2]\nld.shared r5, [r3]\nfadd r6, r5, r5\nexit\n";
     GpuConfig c = small_config();
     c.memory.l1_data_wavefronts = 1;
     Recorder off, half, more;
     run(k, c, {true, &off, {}});
-    c.memory.l1_fill_sector_cycles = 0.5;
+    c.memory.l1_fill_cycles = 0.5;
     run(k, c, {true, &half, {}});
-    c.memory.l1_fill_sector_cycles = 0.75;
+    c.memory.l1_fill_cycles = 0.75;
     run(k, c, {true, &more, {}});
-    CHECK(half.issue_cycles(0, 4).at(0) == off.issue_cycles(0, 4).at(0) + 2);   // the ld.shared's reader
-    CHECK(more.issue_cycles(0, 4).at(0) == off.issue_cycles(0, 4).at(0) + 3);
-    CHECK(half.issue_cycles(0, 5).at(0) == off.issue_cycles(0, 5).at(0));       // the load's reader
-    // the second pair: nothing more to fill, the same distance from its loads as without fills
-    CHECK(half.issue_cycles(0, 8).at(0) - half.issue_cycles(0, 6).at(0) ==
-          off.issue_cycles(0, 8).at(0) - off.issue_cycles(0, 6).at(0));
+    // the ld.shared's reader: later with the fills (the ld.shared issues a cycle after the load, so the
+    // 2 cycles of fills hold it 1), one more for the third cycle of fills at 0.75
+    CHECK(half.issue_cycles(0, 5).at(0) == off.issue_cycles(0, 5).at(0) + 1);
+    CHECK(more.issue_cycles(0, 5).at(0) == half.issue_cycles(0, 5).at(0) + 1);
+    CHECK(half.issue_cycles(0, 6).at(0) == off.issue_cycles(0, 6).at(0));       // the load's reader
+    // the second pair: nothing to fill, as far from its load as without fills
+    CHECK(half.issue_cycles(0, 9).at(0) - half.issue_cycles(0, 7).at(0) ==
+          off.issue_cycles(0, 9).at(0) - off.issue_cycles(0, 7).at(0));
 }
 
 TEST_CASE("memory units: a write-back costs more while its channel also serves reads", "[timing][memory]") {

@@ -130,7 +130,7 @@ struct GpuConfig {
         bool l1_data_bank_conflicts = false;  // a global/local request takes l1_data_wavefronts per bank wavefront of its
                                               // lanes' words (the L1 data banks, as shared memory's), not once
         uint32_t l1_data_wavefronts = 0;      // data-stage wavefronts of a global/local request, shared with shared memory's
-        double l1_fill_sector_cycles = 0;     // data-stage cycles a missed sector's fill writes into the L1 (with l1_data_wavefronts)
+        double l1_fill_cycles = 0;            // data-stage cycles a load's missing line's fill writes into the L1 (with l1_data_wavefronts)
         bool l1_local_store_allocate = false; // a local store's whole sectors are also written into L1
         uint32_t lg_queue_depth = 0;          // LSU instructions waiting for the L1TEX tag stage (0: none wait)
         uint32_t l1_miss_lines_per_pass = 0;  // missing lines one pass sends to L2 (0: all at once)

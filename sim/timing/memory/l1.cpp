@@ -32,6 +32,7 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       miss_lines_per_pass_(c.memory.l1_miss_lines_per_pass),
       miss_pass_cycles_(c.memory.l1_miss_pass_cycles),
       miss_line_cycles_(c.memory.l1_miss_line_cycles),
+      fill_cycles_(c.memory.l1_fill_cycles),
       spl_(std::max(1u, l1.line_bytes / std::max(c.memory.sector_bytes, 1u))),
       by_spl_(spl_),
       l2_spl_(std::max(1u, c.memory.l2.line_bytes / std::max(c.memory.sector_bytes, 1u))),
@@ -149,10 +150,31 @@ uint32_t L1Tex::load_wavefronts(const SectorList& s, uint64_t at, bool l2_only) 
     return std::max(least, missed);
 }
 
-uint32_t L1Tex::missing_sectors(const SectorList& s) const {
+uint32_t L1Tex::missing_lines(const SectorList& s) const {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < s.count; ++i) n += cache_.full_at(s.sector[i]) == ~0ull;
+    for (uint32_t i = 0; i < s.count;) {  // the sectors come sorted, a line's together
+        const uint64_t line = by_spl_.div(s.sector[i]);
+        bool missing = false;
+        for (; i < s.count && by_spl_.div(s.sector[i]) == line; ++i) missing = missing || cache_.full_at(s.sector[i]) == ~0ull;
+        n += missing;
+    }
     return n;
+}
+
+// With memory.l1_fill_cycles each line a load finds missing from the L1 (a sector not present and not
+// on its way) takes that many cycles of the L1TEX data stage for its fill, whatever its sectors: 0.5
+// on the GH100 ([CALIB-BLOCKTIMES-2026]: ho_gemm_naive's 8-block SMs end 8/7 after its 7-block ones at
+// 0.617 loads a clock with 1.5 data wavefronts and about 0.19 missed lines each: 0.98 of the stage;
+// ho_matvec_thread's 32-line loads 0.98; per missed sector instead, sgemm_tile's whole-line tile loads
+// took 4 cycles a step where the H200 has room for 1). Booked behind the request's own wavefronts when
+// it is issued (the stage's work, not its moment: the fill comes a round trip later); the request does
+// not wait for them (memory/lsu.cpp data_stage). Whole cycles: the fraction carries to the next load.
+uint32_t L1Tex::fills(const SectorList& s) {
+    if (fill_cycles_ <= 0) return 0;
+    fill_debt_ += fill_cycles_ * missing_lines(s);
+    const uint32_t whole = uint32_t(fill_debt_);
+    fill_debt_ -= whole;
+    return whole;
 }
 
 uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency, bool l2_only) {

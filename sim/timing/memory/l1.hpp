@@ -139,8 +139,10 @@ public:
     };
     Sent flush(uint64_t t);
 
-    // Sectors of s that are not in the L1 and not on their way (each a fill when it is loaded).
-    uint32_t missing_sectors(const SectorList& s) const;
+    // Lines of s with a sector not in the L1 and not on its way (each a fill when it is loaded).
+    uint32_t missing_lines(const SectorList& s) const;
+    // Data-stage cycles of a load's fills (memory.l1_fill_cycles), whole: the fraction carries over.
+    uint32_t fills(const SectorList& s);
     // Each returns the completion cycle of the request issued at t.
     // `l2_only`: a .cg load, which neither looks up nor fills the L1.
     uint64_t load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency = 0,
@@ -225,6 +227,8 @@ private:
     bool local_allocate_;      // memory.l1_local_store_allocate
     uint32_t miss_lines_per_pass_, miss_pass_cycles_;  // memory.l1_miss_lines_per_pass, l1_miss_pass_cycles
     uint32_t miss_line_cycles_;                        // memory.l1_miss_line_cycles
+    double fill_cycles_;       // memory.l1_fill_cycles
+    double fill_debt_ = 0;     // fill cycles not yet a whole data-stage cycle
     uint32_t spl_;             // sectors per L1 line
     FastDiv by_spl_;           // spl_ (fast_div.hpp)
     uint32_t l2_spl_, header_bytes_, flit_bytes_;  // an atomic's packets per L2 line (atomic_packet.hpp)

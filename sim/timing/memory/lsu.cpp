@@ -15,8 +15,7 @@ Lsu::Lsu(uint32_t sm, Context& ctx, const SmShare& share)
       layout_(ctx.cfg.memory),
       data_wavefronts_(ctx.cfg.memory.l1_data_wavefronts),
       lsu_in_port_(ctx.cfg.memory.lsu_in_port),
-      bank_conflicts_(ctx.cfg.memory.l1_data_bank_conflicts),
-      fill_cycles_(ctx.cfg.memory.l1_fill_sector_cycles) {}
+      bank_conflicts_(ctx.cfg.memory.l1_data_bank_conflicts) {}
 
 uint64_t Lsu::access(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, uint32_t token) {
     if (lsu_in_port_ && enters_lsu(d)) lsu_in_free_ = std::max(lsu_in_free_, t) + 1;
@@ -62,23 +61,10 @@ uint32_t Lsu::data_stage(const DecodedInst& d, const func::DynInst& dyn, uint64_
     if (!data_wavefronts_) return 0;
     const uint32_t banks = bank_conflicts_ ? shared_wavefronts(dyn.exec, dyn.addr, d.bytes, ctx_.cfg.memory.shared_banks) : 1;
     const uint32_t wf = data_wavefronts_ * std::max(banks, 1u);
-    const uint64_t start = mio_.reserve(t, wf + fill_stage(d, s));
+    // a load's missing lines also write the banks when they come (memory.l1_fill_cycles, l1.cpp fills)
+    const bool fills = (d.mem == MemKind::GlobalLoad || d.mem == MemKind::LocalLoad) && d.lat != isa::Lat::L2;
+    const uint64_t start = mio_.reserve(t, wf + (fills ? l1_.fills(s) : 0));
     return bank_conflicts_ ? uint32_t(start - t) + wf - 1 : 0;
-}
-
-// With memory.l1_fill_sector_cycles a load's sectors that miss the L1 are written into its data banks
-// when L2 returns them, l1_fill_sector_cycles each (0.5: 64 B a clock; ho_gemm_naive's 8-block SMs on an
-// H100 run 0.617 loads a clock at 1.5 data wavefronts and 0.224 missed sectors each, 0.99 of the stage;
-// ho_matvec_thread's SMs 270 K wavefronts and 33 K missed sectors in 293 K cycles). The model books them
-// behind the request's own wavefronts, when it is issued (the stage's total work, not its timing: the
-// fill comes a round trip later); the request's result does not wait for them. Whole cycles only: the
-// fraction carries to the SM's next load.
-uint32_t Lsu::fill_stage(const DecodedInst& d, const SectorList& s) {
-    if (fill_cycles_ <= 0 || (d.mem != MemKind::GlobalLoad && d.mem != MemKind::LocalLoad) || d.lat == isa::Lat::L2) return 0;
-    fill_debt_ += fill_cycles_ * l1_.missing_sectors(s);
-    const uint32_t whole = uint32_t(fill_debt_);
-    fill_debt_ -= whole;
-    return whole;
 }
 
 // The TEX stage, then the L1TEX path at the texels' block-linear addresses.

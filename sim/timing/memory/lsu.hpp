@@ -71,7 +71,6 @@ private:
     uint64_t l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, uint32_t token);
     uint64_t texture(const func::DynInst& dyn, uint64_t t);
     uint32_t data_stage(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, const SectorList& s);
-    uint32_t fill_stage(const DecodedInst& d, const SectorList& s);
     uint64_t mio(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
     uint64_t shared(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
 
@@ -87,8 +86,6 @@ private:
     uint32_t data_wavefronts_;  // memory.l1_data_wavefronts
     bool lsu_in_port_;          // memory.lsu_in_port
     bool bank_conflicts_;       // memory.l1_data_bank_conflicts
-    double fill_cycles_;        // memory.l1_fill_sector_cycles
-    double fill_debt_ = 0;      // fill cycles not yet a whole data-stage cycle
     uint64_t lsu_in_free_ = 0;  // the cycle the LSU-in port takes the next instruction
 };
 
