@@ -207,6 +207,24 @@ Eviction SectorCache::fill_piece(uint64_t first, uint32_t n, uint64_t demand, ui
     return ev;
 }
 
+// (As fill_piece: only the first fill can allocate, the others touch the most recent line.)
+Eviction SectorCache::fill_line(const uint64_t* sector, const uint64_t* time, uint32_t n) {
+    const uint64_t line = line_of(sector[0]);
+    Eviction ev;
+    uint32_t i = find(line);
+    if (i == kNone) i = allocate(line, ev);
+    else touch(i);
+    Way& way = ways_[i];
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t s = sector_in_line(sector[k]), bit = 1u << s;
+        way.valid |= bit;
+        way.partial &= ~bit;
+        way.prefetched &= ~bit;
+        fill_at(i, s) = time[k];
+    }
+    return ev;
+}
+
 Eviction SectorCache::clean_excess(uint64_t sector) {
     Eviction ev;
     const uint32_t set = set_of(line_of(sector));

@@ -79,6 +79,9 @@ public:
     // fill(s, fill_time, false, false, true). What those calls make in sector order, with one
     // look-up of the line.
     Eviction fill_piece(uint64_t first, uint32_t n, uint64_t demand, uint64_t fill_time);
+    // Clean, whole fills of n sectors of one line (ascending), sector[k] at time[k]: what
+    // fill(sector[k], time[k], false) makes one after another, with one look-up of the line.
+    Eviction fill_line(const uint64_t* sector, const uint64_t* time, uint32_t n);
     bool present(uint64_t sector) const;
     // Asks the host to bring the sector's set (its keys, LRU links and head) into its caches: a
     // request's sectors are prefetched before they are looked up, so their misses overlap.
