@@ -97,15 +97,46 @@ private:
     std::vector<uint64_t> fill_;
 };
 
+// The eviction of fills one after another: the one that pushed out a dirty line (at most one does).
+Eviction first_dirty(const std::vector<Eviction>& evs) {
+    for (const Eviction& e : evs)
+        if (e.dirty) return e;
+    return Eviction{};
+}
+
+// A line's fills at once (SectorCache::fill_piece, fill_line) against the reference's one by one.
+void batched_fill(SectorCache& cache, ScanCache& ref, uint64_t s, uint32_t spl, uint64_t t, bool piece,
+                  std::mt19937& rng) {
+    std::vector<Eviction> evs;
+    Eviction got;
+    if (piece) {  // a DRAM piece of 2 sectors, `s` the one asked for
+        const uint64_t first = s - s % 2;
+        for (uint64_t x = first; x < first + 2; ++x)
+            if (x == s) evs.push_back(ref.fill(x, t, false, false, false));
+            else if (!ref.present(x)) evs.push_back(ref.fill(x, t, false, false, true));
+        got = cache.fill_piece(first, 2, s, t);
+    } else {  // some of s's line's sectors, each with its own time
+        std::vector<uint64_t> sector, time;
+        for (uint64_t x = s - s % spl; x < s - s % spl + spl; ++x)
+            if (x == s || rng() % 2) sector.push_back(x), time.push_back(t + rng() % 100);
+        for (size_t k = 0; k < sector.size(); ++k) evs.push_back(ref.fill(sector[k], time[k], false, false, false));
+        got = cache.fill_line(sector.data(), time.data(), uint32_t(sector.size()));
+    }
+    const Eviction want = first_dirty(evs);
+    REQUIRE((got.dirty == want.dirty && got.partial == want.partial && (!got.dirty || got.line == want.line)));
+}
+
 // `aliased`: half the sectors moved 2^32 lines up (the same set and key as the others).
-void same_as_scan(uint32_t sets, uint32_t assoc, uint64_t sectors, uint32_t seed, bool aliased = false) {
+// `batched`: fill_piece and fill_line among the operations.
+void same_as_scan(uint32_t sets, uint32_t assoc, uint64_t sectors, uint32_t seed, bool aliased = false,
+                  bool batched = false) {
     const uint32_t spl = 4;
     SectorCache cache(CacheSpec{sets * assoc * 128, assoc, 128, 1}, 32);
     ScanCache ref(sets, assoc, spl);
     std::mt19937 rng(seed);
     for (int step = 0; step < 200000; ++step) {
         const uint64_t s = rng() % sectors + (aliased && rng() % 2 ? uint64_t(spl) << 32 : 0);
-        const uint32_t op = rng() % 8;
+        const uint32_t op = rng() % (batched ? 10 : 8);
         INFO("step " << step << ", op " << op << ", sector " << s);
         if (op < 3) {
             uint64_t a = 0, b = 0;
@@ -119,6 +150,8 @@ void same_as_scan(uint32_t sets, uint32_t assoc, uint64_t sectors, uint32_t seed
             REQUIRE(cache.present(s) == ref.present(s));
             const Eviction a = cache.invalidate(s), b = ref.invalidate(s);
             REQUIRE((a.line == b.line && a.dirty == b.dirty && a.partial == b.partial));
+        } else if (op >= 8) {
+            batched_fill(cache, ref, s, spl, uint64_t(step), op == 8, rng);
         } else {
             const bool dirty = rng() & 1, partial = rng() % 4 == 0, prefetched = rng() % 4 == 0;
             const Eviction a = cache.fill(s, step, dirty, partial, prefetched), b = ref.fill(s, step, dirty, partial, prefetched);
@@ -138,4 +171,13 @@ TEST_CASE("cache: the key scan and LRU lists pick what a scan by access counter 
     same_as_scan(4, 56, 2000, 6, true);   // keys alike, lines not
     same_as_scan(16, 5, 600, 7, true);
     same_as_scan(36, 56, 20000, 8);   // sets not a power of two (the H200's L1 beside no shared memory)
+}
+
+TEST_CASE("cache: a line's fills at once (a DRAM piece, a load's missed sectors) are the fills one by one",
+          "[timing][memory]") {
+    same_as_scan(4, 56, 2000, 11, false, true);
+    same_as_scan(64, 16, 20000, 12, false, true);
+    same_as_scan(1, 1, 64, 13, false, true);
+    same_as_scan(8, 3, 400, 14, true, true);
+    same_as_scan(17, 56, 8000, 15, false, true);  // the RTX 4060's L1: 17 sets
 }

@@ -221,6 +221,21 @@ std::vector<uint64_t> sectors_of(uint32_t exec, const LaneAddrs& a, uint32_t byt
     return v;
 }
 
+// The data banks' wavefronts by the definition: the most distinct 4-byte words of the exec lanes'
+// accesses (each lane's from its first word on) in one of `banks` banks.
+uint32_t wavefronts_of(uint32_t exec, const LaneAddrs& a, uint32_t bytes, uint32_t banks) {
+    std::vector<uint64_t> words;
+    for (uint32_t l = 0; l < 32; ++l)
+        if (exec >> l & 1)
+            for (uint32_t k = 0; k < std::max(1u, (bytes + 3) / 4); ++k) words.push_back(a[l] / 4 + k);
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    std::vector<uint32_t> per(banks);
+    uint32_t most = 0;
+    for (uint64_t w : words) most = std::max(most, ++per[w % banks]);
+    return most;
+}
+
 TEST_CASE("memory units: the coalescer's sectors, consecutive lanes or not, are every byte's", "[timing][memory]") {
     std::mt19937_64 rng(9);
     for (int trial = 0; trial < 20000; ++trial) {
@@ -240,10 +255,12 @@ TEST_CASE("memory units: the coalescer's sectors, consecutive lanes or not, are 
         }
         const uint32_t exec = rng() % 3 ? ~0u : uint32_t(rng());
         SectorList s;
-        coalesce(exec, a, bytes, sector_bytes, s);
+        const bool consecutive = coalesce(exec, a, bytes, sector_bytes, s);
         const std::vector<uint64_t> want = sectors_of(exec, a, bytes, sector_bytes);
         INFO("bytes " << bytes << " sector " << sector_bytes << " step " << step << " base " << base << " exec " << exec);
         REQUIRE(std::vector<uint64_t>(s.sector.begin(), s.sector.begin() + s.count) == want);
+        // The L1 data banks' wavefronts (Lsu::data_stage), told that the lanes are consecutive or not.
+        if (exec && bytes <= 16) REQUIRE(shared_wavefronts(exec, a, bytes, 32, consecutive) == wavefronts_of(exec, a, bytes, 32));
     }
 }
 

@@ -723,6 +723,33 @@ void Executor::memory_lanes(Block& b, Warp& w, const isa::Instruction& in, LaneM
     lane_data(b, w, in, exec, at);
 }
 
+namespace {
+
+// Does every lane's access (offset = index x scale + offset in the window, address = base + that)
+// pass window_lanes' check (sem::access_ok)? Found from the indices' extremes, where the offset is
+// least and most (it grows with the index for a scale >= 0, falls for one < 0; exact while
+// |offset| < 2^61: no sum wraps), and the addresses' low 32 bits, which hold the alignment (a
+// sum's low bits are those of its parts' low bits). The loop vectorises in 32-bit lanes.
+[[gnu::always_inline]] inline bool all_in_window(const std::array<uint32_t, 32>& index, int64_t base, int64_t offset,
+                                                 int32_t scale, uint64_t size, uint32_t bytes) {
+    constexpr int64_t kFar = int64_t(1) << 61;
+    if (size < bytes || offset <= -kFar || offset >= kFar) return false;
+    int32_t lo = INT32_MAX, hi = INT32_MIN;
+    uint32_t low = 0;
+    const uint32_t start = uint32_t(uint64_t(base)) + uint32_t(uint64_t(offset));
+    for (uint32_t l = 0; l < 32; ++l) {
+        const int32_t x = int32_t(index[l]);
+        lo = std::min(lo, x);
+        hi = std::max(hi, x);
+        low |= start + uint32_t(x) * uint32_t(scale);
+    }
+    const int64_t first = int64_t(scale >= 0 ? lo : hi) * int64_t(scale) + offset;
+    const int64_t last = int64_t(scale >= 0 ? hi : lo) * int64_t(scale) + offset;
+    return first >= 0 && uint64_t(last) <= size - bytes && (low & (bytes - 1)) == 0;
+}
+
+}  // namespace
+
 // The lanes' addresses of an access in one window (global, shared, const): every lane is
 // computed, an off lane's address and bytes then cleared (no branch per lane); a lane out of
 // its window faults, the first in lane order, as a loop that stops there would.
@@ -739,6 +766,14 @@ SIMT_LANE_CLONES void Executor::window_lanes(const Warp& w, const isa::Instructi
     uint8_t* const data = win.data;
     std::array<uint32_t, 32> index{};
     if (m.index_reg >= 0) std::memcpy(index.data(), &w.regs[uint32_t(m.index_reg) * 32], sizeof index);
+    if (exec == kAllLanes && all_in_window(index, base, offset, scale, size, bytes)) {
+        for (uint32_t l = 0; l < 32; ++l) {  // (the loops below, every lane on and ok)
+            const uint64_t rel = uint64_t(int64_t(int32_t(index[l])) * int64_t(scale) + offset);
+            out.addr[l] = uint64_t(base) + rel;
+            at[l] = reinterpret_cast<uint8_t*>(reinterpret_cast<uintptr_t>(data) + rel);
+        }
+        return;
+    }
     std::array<uint64_t, 32> addr, rel;
     std::array<uint8_t, 32> ok;
     for (uint32_t l = 0; l < 32; ++l) {

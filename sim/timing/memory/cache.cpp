@@ -184,6 +184,47 @@ Eviction SectorCache::fill(uint64_t sector, uint64_t fill_time, bool dirty, bool
     return ev;
 }
 
+// (Only the first fill of the piece can allocate the line, so only it evicts; the other fills touch
+// a line that is already the most recent. A clean fill changes no dirty bit.)
+Eviction SectorCache::fill_piece(uint64_t first, uint32_t n, uint64_t demand, uint64_t fill_time) {
+    const uint64_t line = line_of(first);
+    Eviction ev;
+    uint32_t i = find(line);
+    if (i == kNone) i = allocate(line, ev);
+    else touch(i);
+    Way& way = ways_[i];
+    const uint32_t s0 = sector_in_line(first);
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t s = s0 + k, bit = 1u << s;
+        const bool wanted = first + k == demand;
+        if (!wanted && (way.valid & bit)) continue;
+        way.valid |= bit;
+        way.partial &= ~bit;
+        if (wanted) way.prefetched &= ~bit;
+        else way.prefetched |= bit;
+        fill_at(i, s) = fill_time;
+    }
+    return ev;
+}
+
+// (As fill_piece: only the first fill can allocate, the others touch the most recent line.)
+Eviction SectorCache::fill_line(const uint64_t* sector, const uint64_t* time, uint32_t n) {
+    const uint64_t line = line_of(sector[0]);
+    Eviction ev;
+    uint32_t i = find(line);
+    if (i == kNone) i = allocate(line, ev);
+    else touch(i);
+    Way& way = ways_[i];
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t s = sector_in_line(sector[k]), bit = 1u << s;
+        way.valid |= bit;
+        way.partial &= ~bit;
+        way.prefetched &= ~bit;
+        fill_at(i, s) = time[k];
+    }
+    return ev;
+}
+
 Eviction SectorCache::clean_excess(uint64_t sector) {
     Eviction ev;
     const uint32_t set = set_of(line_of(sector));

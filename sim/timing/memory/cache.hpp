@@ -74,6 +74,14 @@ public:
     // `partial` marks it as holding only some bytes (a full fill clears it),
     // `prefetched` as not asked for. Returns what was evicted.
     Eviction fill(uint64_t sector, uint64_t fill_time, bool dirty, bool partial = false, bool prefetched = false);
+    // A DRAM piece arriving: the sectors [first, first + n) of one line, all at fill_time; `demand`
+    // (one of them) as fill(demand, fill_time, false), each other one not present as
+    // fill(s, fill_time, false, false, true). What those calls make in sector order, with one
+    // look-up of the line.
+    Eviction fill_piece(uint64_t first, uint32_t n, uint64_t demand, uint64_t fill_time);
+    // Clean, whole fills of n sectors of one line (ascending), sector[k] at time[k]: what
+    // fill(sector[k], time[k], false) makes one after another, with one look-up of the line.
+    Eviction fill_line(const uint64_t* sector, const uint64_t* time, uint32_t n);
     bool present(uint64_t sector) const;
     // Asks the host to bring the sector's set (its keys, LRU links and head) into its caches: a
     // request's sectors are prefetched before they are looked up, so their misses overlap.

@@ -81,10 +81,9 @@ bool one_lane_per_sector(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, u
 
 }  // namespace
 
-void coalesce(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes, SectorList& out) {
-    if (power_of_two(sector_bytes) && (coalesce_contiguous(exec, addr, bytes, sector_bytes, out) ||
-                                              coalesce_narrow(exec, addr, bytes, sector_bytes, out)))
-        return;
+bool coalesce(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes, SectorList& out) {
+    if (power_of_two(sector_bytes) && coalesce_contiguous(exec, addr, bytes, sector_bytes, out)) return true;
+    if (power_of_two(sector_bytes) && coalesce_narrow(exec, addr, bytes, sector_bytes, out)) return false;
     uint32_t n = 0;
     bool sorted = true;
     uint64_t last = 0;
@@ -100,6 +99,7 @@ void coalesce(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sec
         }
     }
     finish(out, n, sorted);
+    return false;
 }
 
 uint64_t partial_sectors(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes,
@@ -178,11 +178,30 @@ uint32_t wavefronts_slow(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, u
     return worst;
 }
 
+// A full warp of consecutive aligned elements of at most a word (lane l at addr[0] + l * bytes): its
+// words are consecutive, at most 32 of them, so when they are no more than the banks each distinct
+// word has a bank of its own (what the search below finds: one wavefront). One pass without a
+// branch per lane, as coalesce_contiguous's; none when `consecutive` (coalesce_contiguous's answer).
+bool contiguous_in_banks(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t banks, bool consecutive) {
+    if (exec != ~0u || bytes == 0 || bytes > 4 || (bytes & (bytes - 1)) != 0 || banks > 64) return false;
+    const uint64_t a0 = addr[0], span = 32ull * bytes;
+    if ((a0 & (bytes - 1)) != 0 || a0 + span < a0) return false;
+    if ((a0 + span - 1) / 4 - a0 / 4 + 1 > banks) return false;
+    if (consecutive) return true;
+    uint64_t off = 0, want = a0;
+    for (uint32_t l = 0; l < 32; ++l) {
+        off |= addr[l] ^ want;
+        want += bytes;
+    }
+    return off == 0;
+}
+
 }  // namespace
 
-uint32_t shared_wavefronts(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t banks) {
+uint32_t shared_wavefronts(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t banks, bool consecutive) {
     if (!exec) return 0;
     if (banks == 0) return 1;
+    if (contiguous_in_banks(exec, addr, bytes, banks, consecutive)) return 1;
     if (bytes <= 4 && banks <= 64) {
         // Fast path: no two distinct words share a bank -> one wavefront.
         uint64_t used = 0;

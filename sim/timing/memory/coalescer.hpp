@@ -25,8 +25,10 @@ struct SectorList {
     std::array<uint64_t, 64> sector{};  // sector index = address / sector_bytes, ascending, distinct
 };
 
-// Fills `out` with the distinct sectors of the exec lanes' accesses.
-void coalesce(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes, SectorList& out);
+// Fills `out` with the distinct sectors of the exec lanes' accesses. True when the access is a full
+// warp of consecutive elements (lane l at addr[0] + l * bytes, addr[0] aligned to them, bytes a power
+// of two no larger than a sector), which shared_wavefronts may be told.
+bool coalesce(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t sector_bytes, SectorList& out);
 
 // For a store: whether each sector of `s` (from coalesce) is written whole
 // (bit i of the result set when sector i gets only some of its bytes).
@@ -47,7 +49,9 @@ void group_atomics(uint32_t exec, const LaneAddrs& addr, AtomicGroups& out);
 uint32_t max_lanes_per_word(uint32_t exec, const LaneAddrs& addr);
 
 // Wavefronts of a shared-memory access (>= 1 when any lane executes, 0 when none).
-uint32_t shared_wavefronts(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t banks);
+// `consecutive`: coalesce() returned true for these lanes and bytes (their test is then skipped).
+uint32_t shared_wavefronts(uint32_t exec, const LaneAddrs& addr, uint32_t bytes, uint32_t banks,
+                           bool consecutive = false);
 
 // Wavefronts a shared-memory access needs to return its data when one wavefront carries
 // `return_bytes` (a 4 B register of 32 lanes: 128): 32 x bytes / return_bytes, half when the

@@ -117,24 +117,23 @@ uint64_t L1Tex::track(uint64_t done) {
 // The sectors come sorted, a line's together: a line's sets are asked for once, at its first
 // sector, and its other sectors' places follow from the first's (L2::place_after).
 void L1Tex::prefetch(const SectorList& s, bool l1, L2::Place* at) const {
-    // (sector i opens a line of the L1, of the L2)
-    const auto l1_first = [&](uint32_t i) {
-        return l1 && (i == 0 || by_spl_.div(s.sector[i]) != by_spl_.div(s.sector[i - 1]));
-    };
-    const auto l2_first = [&](uint32_t i) { return i == 0 || !l2_.same_line(s.sector[i - 1], s.sector[i]); };
+    uint8_t l1_open[std::tuple_size_v<decltype(s.sector)>], l2_open[std::tuple_size_v<decltype(s.sector)>];
+    uint32_t n1 = 0, n2 = 0;  // the sectors that open a line of the L1, of the L2
     for (uint32_t i = 0; i < s.count; ++i) {
-        if (l1_first(i)) cache_.prefetch(s.sector[i]);
-        if (!l2_first(i)) {
+        if (l1 && (i == 0 || by_spl_.div(s.sector[i]) != by_spl_.div(s.sector[i - 1]))) {
+            cache_.prefetch(s.sector[i]);
+            l1_open[n1++] = uint8_t(i);
+        }
+        if (i > 0 && l2_.same_line(s.sector[i - 1], s.sector[i])) {
             at[i] = L2::place_after(at[i - 1], s.sector[i - 1], s.sector[i]);
             continue;
         }
         at[i] = l2_.place(s.sector[i]);
         l2_.prefetch(at[i], false);
+        l2_open[n2++] = uint8_t(i);
     }
-    for (uint32_t i = 0; i < s.count; ++i) {
-        if (l1_first(i)) cache_.prefetch_way(s.sector[i]);
-        if (l2_first(i)) l2_.prefetch(at[i], true);
-    }
+    for (uint32_t k = 0; k < n1; ++k) cache_.prefetch_way(s.sector[l1_open[k]]);
+    for (uint32_t k = 0; k < n2; ++k) l2_.prefetch(at[l2_open[k]], true);
 }
 
 uint32_t L1Tex::load_wavefronts(const SectorList& s, uint64_t at, bool l2_only) const {
@@ -192,23 +191,39 @@ uint64_t L1Tex::load_sectors(uint64_t start, const SectorList& s, uint32_t extra
     MissPasses passes{miss_lines_per_pass_, miss_pass_cycles_};
     MissPasses order{miss_line_cycles_ ? 1u : 0u, miss_line_cycles_};  // one missed line per pass: its return
     MissLines lines{miss_lines_};
-    for (uint32_t i = 0; i < s.count; ++i) {
-        uint64_t fill_time = 0, ready;
-        if (l2_only) {
+    if (l2_only) {
+        for (uint32_t i = 0; i < s.count; ++i) {
             const uint64_t line = by_spl_.div(s.sector[i]);
-            ready = l2_.read(sm_, start + passes.delay(line), s.sector[i], &at[i]) + order.delay(line);
+            const uint64_t ready = l2_.read(sm_, start + passes.delay(line), s.sector[i], &at[i]) + order.delay(line);
             lines.missed(line, ready);
-        } else if (cache_.probe(s.sector[i], fill_time)) {
-            ++stats_.l1_hit_sectors;
-            ready = std::max(start + hit_latency_, fill_time);
-        } else {
-            ++stats_.l1_miss_sectors;
-            const uint64_t line = by_spl_.div(s.sector[i]);
-            ready = l2_.read(sm_, start + passes.delay(line), s.sector[i], &at[i]) + order.delay(line);
-            cache_.fill(s.sector[i], ready, false);
-            lines.missed(line, ready);
+            done = std::max(done, ready);
         }
-        done = std::max(done, ready);
+        lines.flush();
+        return track(done + extra_latency);
+    }
+    // Line by line (the sectors come sorted, a line's together): its sectors are probed in order and
+    // its missed ones filled at once after their L2 reads. The same as a fill right after each miss:
+    // a probe of one sector does not see another sector's fill in its line (a fill that allocates
+    // the line follows probes that missed it), and the line is the set's most recent either way.
+    uint64_t missed[std::tuple_size_v<decltype(s.sector)>], times[std::tuple_size_v<decltype(s.sector)>];
+    for (uint32_t i = 0; i < s.count;) {
+        const uint64_t line = by_spl_.div(s.sector[i]);
+        uint32_t n = 0;
+        for (; i < s.count && by_spl_.div(s.sector[i]) == line; ++i) {
+            uint64_t fill_time = 0, ready;
+            if (cache_.probe(s.sector[i], fill_time)) {
+                ++stats_.l1_hit_sectors;
+                ready = std::max(start + hit_latency_, fill_time);
+            } else {
+                ++stats_.l1_miss_sectors;
+                ready = l2_.read(sm_, start + passes.delay(line), s.sector[i], &at[i]) + order.delay(line);
+                missed[n] = s.sector[i];
+                times[n++] = ready;
+                lines.missed(line, ready);
+            }
+            done = std::max(done, ready);
+        }
+        if (n) cache_.fill_line(missed, times, n);
     }
     lines.flush();
     return track(done + extra_latency);

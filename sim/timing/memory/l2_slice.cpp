@@ -31,7 +31,8 @@ L2Slice::L2Slice(const GpuConfig& c, uint32_t index, const Crossbar& xbar, Dram&
       spread_(c.memory.l2.hit_latency, c.memory.l2_slices.hit_spread_cycles),
       write_queue_(c.memory.stores.write_queue_cycles),
       rmw_(c.memory.stores.partial_sector_dram_read),
-      fetch_partial_(c.memory.stores.partial_miss_fetch) {
+      fetch_partial_(c.memory.stores.partial_miss_fetch),
+      piece_in_line_(spl_ % fetch_sectors_ == 0) {
     cache_.set_dirty_limit(c.memory.stores.dirty_lines);
 }
 
@@ -108,6 +109,11 @@ uint64_t L2Slice::read(uint64_t at, uint64_t local, uint64_t global, uint64_t re
     uint64_t first = global - by_fetch_.mod(global);
     stats_.dram_read_bytes += uint64_t(fetch_sectors_) * sector_bytes_;
     uint64_t ready = dram_.read(at, first * sector_bytes_, fetch_sectors_ * sector_bytes_, req);
+    if (piece_in_line_) {  // (the loop below, one look-up)
+        const Eviction ev = cache_.fill_piece(local - global + first, fetch_sectors_, local, ready);
+        if (ev.dirty) write_back(at, ev);
+        return ready;
+    }
     for (uint64_t s = first; s < first + fetch_sectors_; ++s) {
         uint64_t ls = local - global + s;  // same line: a piece never crosses one
         if (s == global) fill(at, ls, ready, false, false, false);

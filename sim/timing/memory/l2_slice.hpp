@@ -113,6 +113,7 @@ private:
     HitSpread spread_;  // a read hit's latency (hit_spread.hpp); a store's ack takes hit_latency_
     uint32_t write_queue_;
     bool rmw_, fetch_partial_;
+    bool piece_in_line_;  // a DRAM piece lies in one line (its sectors divide the line's): SectorCache::fill_piece
 };
 
 }  // namespace simt::timing

@@ -29,8 +29,8 @@ uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, 
     SectorList& s = sectors_;
     const uint32_t sb = ctx_.cfg.memory.sector_bytes;
     if (d.mem == MemKind::Tex) return texture(dyn, t);
-    coalesce(dyn.exec, dyn.addr, d.bytes, sb, s);
-    const uint32_t data = d.mem != MemKind::GlobalAtomic && dyn.exec ? data_stage(d, dyn, t, s) : 0;
+    const bool consecutive = coalesce(dyn.exec, dyn.addr, d.bytes, sb, s);
+    const uint32_t data = d.mem != MemKind::GlobalAtomic && dyn.exec ? data_stage(d, dyn, t, s, consecutive) : 0;
     switch (d.mem) {
         case MemKind::GlobalLoad: return l1_.load(t, s, ms.global_load, data, d.lat == isa::Lat::L2);
         case MemKind::LocalLoad: return l1_.load(t, s, ms.local_load, data);
@@ -57,9 +57,11 @@ uint64_t Lsu::l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, 
 // one bank: ncu 1.5 data wavefronts per load with its one-bank B loads; ldgform's and l1pipe's
 // one-word-per-bank loads 1, whatever their lines), and a load's
 // result then waits for its wavefronts: the return is the busy stage's (the extra latency below).
-uint32_t Lsu::data_stage(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, const SectorList& s) {
+uint32_t Lsu::data_stage(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, const SectorList& s,
+                         bool consecutive) {
     if (!data_wavefronts_) return 0;
-    const uint32_t banks = bank_conflicts_ ? shared_wavefronts(dyn.exec, dyn.addr, d.bytes, ctx_.cfg.memory.shared_banks) : 1;
+    const uint32_t banks =
+        bank_conflicts_ ? shared_wavefronts(dyn.exec, dyn.addr, d.bytes, ctx_.cfg.memory.shared_banks, consecutive) : 1;
     const uint32_t wf = data_wavefronts_ * std::max(banks, 1u);
     // a load's missing lines also write the banks when they come (memory.l1_fill_cycles, l1.cpp fills)
     const bool fills = (d.mem == MemKind::GlobalLoad || d.mem == MemKind::LocalLoad) && d.lat != isa::Lat::L2;

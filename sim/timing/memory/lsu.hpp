@@ -70,7 +70,7 @@ public:
 private:
     uint64_t l1tex(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, uint32_t token);
     uint64_t texture(const func::DynInst& dyn, uint64_t t);
-    uint32_t data_stage(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, const SectorList& s);
+    uint32_t data_stage(const DecodedInst& d, const func::DynInst& dyn, uint64_t t, const SectorList& s, bool consecutive);
     uint64_t mio(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
     uint64_t shared(const DecodedInst& d, const func::DynInst& dyn, uint64_t t);
 
