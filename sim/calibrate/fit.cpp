@@ -350,7 +350,9 @@ std::vector<FitParam> default_fit_params() {
         p.kernels = std::move(kernels);
         return p;
     };
-    const std::vector<std::string> hist = {"hist_global_uniform", "hist_global_skewed", "hist_global_8bins"};
+    // (hist_shared_uniform: its blocks end with 256 red.global each on the same 256 bins)
+    const std::vector<std::string> hist = {"hist_global_uniform", "hist_global_skewed", "hist_global_8bins",
+                                           "hist_shared_uniform"};
     auto with_hist = [&](std::vector<std::string> k) {
         k.insert(k.end(), hist.begin(), hist.end());
         return k;
