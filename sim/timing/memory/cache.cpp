@@ -160,13 +160,19 @@ Eviction SectorCache::invalidate(uint64_t sector) {
     return ev;
 }
 
+// The way holding `line`, made the most recent; allocated (evicting into ev) when absent.
+uint32_t SectorCache::way_for(uint64_t line, Eviction& ev) {
+    const uint32_t i = find(line);
+    if (i == kNone) return allocate(line, ev);
+    touch(i);
+    return i;
+}
+
 Eviction SectorCache::fill(uint64_t sector, uint64_t fill_time, bool dirty, bool partial, bool prefetched) {
     const uint64_t line = line_of(sector);
     const uint32_t s = sector_in_line(sector);
     Eviction ev;
-    uint32_t i = find(line);
-    if (i == kNone) i = allocate(line, ev);
-    else touch(i);
+    const uint32_t i = way_for(line, ev);
     Way& way = ways_[i];
     const uint32_t bit = 1u << s;
     const bool was_full = (way.valid & bit) && !(way.partial & bit);
@@ -189,9 +195,7 @@ Eviction SectorCache::fill(uint64_t sector, uint64_t fill_time, bool dirty, bool
 Eviction SectorCache::fill_piece(uint64_t first, uint32_t n, uint64_t demand, uint64_t fill_time) {
     const uint64_t line = line_of(first);
     Eviction ev;
-    uint32_t i = find(line);
-    if (i == kNone) i = allocate(line, ev);
-    else touch(i);
+    const uint32_t i = way_for(line, ev);
     Way& way = ways_[i];
     const uint32_t s0 = sector_in_line(first);
     for (uint32_t k = 0; k < n; ++k) {
@@ -211,9 +215,7 @@ Eviction SectorCache::fill_piece(uint64_t first, uint32_t n, uint64_t demand, ui
 Eviction SectorCache::fill_line(const uint64_t* sector, const uint64_t* time, uint32_t n) {
     const uint64_t line = line_of(sector[0]);
     Eviction ev;
-    uint32_t i = find(line);
-    if (i == kNone) i = allocate(line, ev);
-    else touch(i);
+    const uint32_t i = way_for(line, ev);
     Way& way = ways_[i];
     for (uint32_t k = 0; k < n; ++k) {
         const uint32_t s = sector_in_line(sector[k]), bit = 1u << s;

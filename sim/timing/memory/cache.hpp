@@ -160,6 +160,7 @@ private:
     void touch(uint32_t set, uint16_t l);  // the set's way l becomes its most recently used
     void touch(uint32_t i) { touch(ways_[i].set, uint16_t(i - uint64_t(ways_[i].set) * assoc_)); }  // way i
     uint32_t allocate(uint64_t line, Eviction& ev);
+    uint32_t way_for(uint64_t line, Eviction& ev);  // find, else allocate; touched either way
     uint64_t line_of(uint64_t sector) const { return spl_shift_ >= 0 ? sector >> spl_shift_ : sector / spl_; }
     uint32_t sector_in_line(uint64_t sector) const {
         return uint32_t(spl_shift_ >= 0 ? sector & (spl_ - 1) : sector % spl_);
