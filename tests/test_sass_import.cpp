@@ -530,3 +530,19 @@ TEST_CASE("sass: a __device__ table behind constant bank 4 (sinf's Payne-Hanek p
     CHECK(words(p, simt_mem, "sass_g_0") == std::vector<uint32_t>{0x3c439041u, 0xdb629599u, 0xf534ddc0u, 0xfc2757d1u, 0x4e441529u, 0xa2f9836eu});
     CHECK(words(p, simt_mem, "out") == words(p, ref_mem, "out"));
 }
+
+TEST_CASE("sass: a read of constant bank 4 without the .elf beside the dump is located", "[sass][error]") {
+    // div_sinf's slow path reads its __device__ table's address from c[0x4][0x0]; without the .elf
+    // (cuobjdump -elf) the import cannot place the table and says so at the reading instruction.
+    const auto dir = std::filesystem::temp_directory_path() / "simt_test_sass_noelf";
+    std::filesystem::create_directories(dir);
+    std::filesystem::copy_file("calib/sass/divergence.sm_90.sass", dir / "divergence.sm_90.sass",
+                               std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::remove(dir / "divergence.sm_90.elf");
+    const std::string text = ".sass \"divergence.sm_90.sass\" div_sinf\n.grid 2\n.block 64\n.buffer wcyc u32 8 zero\n"
+                             ".buffer out f32 128 zero\n.param 63 3 0.0f 1000000.0f wcyc out\n";
+    const std::string e = error_of([&] { simt::isa::assemble_text(text, (dir / "div_sinf.launch.isa").string(), dir.string()); });
+    INFO(e);
+    CHECK(e.find("divergence.sm_90.sass:445:36: ULDC.64 UR8, c[0x4][0x0]   (reads c[0x4][0x0], ") != std::string::npos);
+    CHECK(e.find("a __device__ object's address: needs the .elf dump beside the .sass (cuobjdump -elf)") != std::string::npos);
+}
