@@ -181,3 +181,40 @@ TEST_CASE("cache: a line's fills at once (a DRAM piece, a load's missed sectors)
     same_as_scan(8, 3, 400, 14, true, true);
     same_as_scan(17, 56, 8000, 15, false, true);  // the RTX 4060's L1: 17 sets
 }
+
+TEST_CASE("cache: random replacement evicts a pseudo-random way, the same on every run", "[timing][memory]") {
+    // One set of 8 ways. Fill lines 0..7, touch line 0 again (LRU would keep it), then add lines
+    // 8..4007 (each a miss): under LRU the set ends holding 4000..4007; under random replacement the
+    // survivors are spread (a line lives about assoc fills), and line 0 is gone though it was recent.
+    CacheSpec spec{8 * 128, 8, 128, 1};
+    spec.random_replacement = true;
+    auto run = [&] {
+        SectorCache c(spec, 32);
+        for (uint64_t line = 0; line < 8; ++line) c.fill(line * 4, 0, false);
+        uint64_t t = 0;
+        CHECK(c.probe(0, t));
+        std::vector<uint64_t> evicted_at;  // the fill that evicted line 0 (at most one)
+        for (uint64_t line = 8; line < 4008; ++line) {
+            c.fill(line * 4, 0, false);
+            if (evicted_at.empty() && !c.present(0)) evicted_at.push_back(line);
+        }
+        std::vector<uint64_t> held;
+        for (uint64_t line = 0; line < 4008; ++line)
+            if (c.present(line * 4)) held.push_back(line);
+        return std::make_pair(evicted_at, held);
+    };
+    const auto a = run(), b = run();
+    CHECK(a == b);  // deterministic
+    REQUIRE(a.first.size() == 1);
+    CHECK(a.second.size() == 8);
+    // Not LRU: the survivors are not just the last 8 lines, and line 0 went while older lines stayed.
+    CHECK(a.second != std::vector<uint64_t>{4000, 4001, 4002, 4003, 4004, 4005, 4006, 4007});
+    CHECK(a.second.front() < 3990);
+    CHECK(a.first[0] >= 8);
+    // LRU on the same accesses keeps the last 8 lines and drops line 0 at the 8th new one (line 15),
+    // its touch having made line 1 the oldest.
+    spec.random_replacement = false;
+    const auto lru = run();
+    CHECK(lru.second == std::vector<uint64_t>{4000, 4001, 4002, 4003, 4004, 4005, 4006, 4007});
+    CHECK(lru.first == std::vector<uint64_t>{15});
+}

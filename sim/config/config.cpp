@@ -71,7 +71,7 @@ constexpr size_t kMaxDatapaths = 16;
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks", "shared_conflict_latency", "shared_return_bytes",
                              "const_latency", "tex_latency", "atomic_latency", "dram_latency",
                              "dram_bandwidth_gbs", "max_outstanding_per_sm", "l1_miss_lines_in_flight",
-                             "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_hits_share_wavefronts", "l1_request_cycles", "lsu_in_port", "l1_data_bank_conflicts", "l1_fill_cycles", "l1_data_wavefronts", "l1_local_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "l1_miss_line_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
+                             "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_hits_share_wavefronts", "l1_request_cycles", "lsu_in_port", "l1_data_bank_conflicts", "l1_fill_cycles", "l1_data_wavefronts", "l1_local_store_allocate", "l1_global_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "l1_miss_line_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
 const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "read_lookups_per_cycle", "data_sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "hit_spread_cycles", "home_copy", "stores_at_home", "sm_map",
                            "input_flits_per_cycle", "flit_bytes", "partner_offset", "write_back_entries"};
@@ -86,7 +86,8 @@ const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read"
                                  "sectors_in_flight", "wait_in_queue", "drain_acks", "header_bytes"};
 const KeyList kCarveoutKeys = {"unified_bytes", "steps_kb"};
 const KeyList kTexKeys = {"line_width", "line_height", "sector_width", "quads_per_cycle"};
-const KeyList kCacheKeys = {"size_bytes", "assoc", "line_bytes", "hit_latency"};
+const KeyList kCacheKeys = {"size_bytes", "assoc", "line_bytes", "hit_latency", "replacement"};
+const KeyList kReplacementNames = {"lru", "random"};
 const KeyList kLaunchKeys = {"block_launch_cycles", "block_dispatch_cycles", "kernel_launch_us"};
 
 bool pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
@@ -229,6 +230,7 @@ CacheSpec read_cache(const Section& s) {
     c.assoc = s.u32("assoc", 1, 1024);
     c.line_bytes = s.u32("line_bytes", 1, 4096);
     c.hit_latency = s.u32("hit_latency", 1, kMaxLatency);
+    if (s.has("replacement")) c.random_replacement = s.choice("replacement", kReplacementNames) == 1;
     return c;
 }
 
@@ -363,6 +365,7 @@ GpuConfig::Memory read_memory(const Section& s) {
     if (s.has("l1_fill_cycles")) m.l1_fill_cycles = s.number("l1_fill_cycles", 0, false, 64);
     if (s.has("l1_data_wavefronts")) m.l1_data_wavefronts = s.u32("l1_data_wavefronts", 0, 64);
     if (s.has("l1_local_store_allocate")) m.l1_local_store_allocate = s.boolean("l1_local_store_allocate");
+    if (s.has("l1_global_store_allocate")) m.l1_global_store_allocate = s.boolean("l1_global_store_allocate");
     if (s.has("lg_queue_depth")) m.lg_queue_depth = s.u32("lg_queue_depth", 0, 4096);
     if (s.has("l1_miss_lines_per_pass")) m.l1_miss_lines_per_pass = s.u32("l1_miss_lines_per_pass", 0, 32);
     if (s.has("l1_miss_pass_cycles")) m.l1_miss_pass_cycles = s.u32("l1_miss_pass_cycles", 0, 100000);

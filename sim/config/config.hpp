@@ -37,6 +37,7 @@ struct CacheSpec {
     uint32_t assoc = 0;
     uint32_t line_bytes = 128;
     uint32_t hit_latency = 0;   // cycles from issue to data for a hit
+    bool random_replacement = false;  // replacement: random (a deterministic pseudo-random way of a full set), not lru
 };
 
 struct GpuConfig {
@@ -132,6 +133,7 @@ struct GpuConfig {
         uint32_t l1_data_wavefronts = 0;      // data-stage wavefronts of a global/local request, shared with shared memory's
         double l1_fill_cycles = 0;            // data-stage cycles a load's missing line's fill writes into the L1 (with l1_data_wavefronts)
         bool l1_local_store_allocate = false; // a local store's whole sectors are also written into L1
+        bool l1_global_store_allocate = false; // a global store's whole sectors are also written into L1
         uint32_t lg_queue_depth = 0;          // LSU instructions waiting for the L1TEX tag stage (0: none wait)
         uint32_t l1_miss_lines_per_pass = 0;  // missing lines one pass sends to L2 (0: all at once)
         uint32_t l1_miss_pass_cycles = 0;     // how much later each further pass starts

@@ -34,6 +34,7 @@ SectorCache::SectorCache(const CacheSpec& spec, uint32_t sector_bytes) {
     spl_ = std::clamp(line / std::max(sector_bytes, 1u), 1u, 32u);
     spl_shift_ = std::has_single_bit(spl_) ? std::countr_zero(spl_) : -1;
     assoc_ = std::max(spec.assoc, 1u);
+    random_ = spec.random_replacement;
     uint64_t lines = spec.size_bytes / line;
     sets_ = uint32_t(std::max<uint64_t>(1, lines / assoc_));
     by_sets_ = FastDiv(sets_);
@@ -83,8 +84,16 @@ void SectorCache::touch(uint32_t set_index, uint16_t l) {
     st.mru = l;
 }
 
+// A full set's victim under random replacement: xorshift64, one draw per eviction.
+uint16_t SectorCache::random_way() {
+    victim_rng_ ^= victim_rng_ << 13;
+    victim_rng_ ^= victim_rng_ >> 7;
+    victim_rng_ ^= victim_rng_ << 17;
+    return uint16_t(victim_rng_ % assoc_);
+}
+
 // A way for `line` (not present): the set's first unused way, else its least
-// recently used one, whose line is evicted. The way is the set's most recent.
+// recently used one (random_: a pseudo-random one), whose line is evicted. The way is the set's most recent.
 // The victim's way is read only when it holds dirty data (else there is nothing
 // to write back), and the new line's way is only written: a fill of a random
 // line waits for no host cache miss on it.
@@ -105,7 +114,7 @@ uint32_t SectorCache::allocate(uint64_t line, Eviction& ev) {
         st.mru = l;
         i = uint32_t(uint64_t(set) * assoc_ + l);
     } else {
-        l = st.lru;
+        l = random_ ? random_way() : st.lru;
         i = uint32_t(uint64_t(set) * assoc_ + l);
         if (dirty_way_[i]) {
             const Way& victim = ways_[i];

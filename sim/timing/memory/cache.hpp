@@ -5,7 +5,7 @@
 // its bytes not present), a prefetched bit (filled alongside another sector's
 // DRAM fetch and not asked for yet) and the cycle its data arrives (fill time),
 // so a hit on a sector still in flight waits for it (an MSHR merge). Tag state
-// changes at access time; replacement is LRU (a list per set),
+// changes at access time; replacement is LRU (a list per set) or random (CacheSpec::random_replacement),
 // deterministic. Set index = line index modulo the number of sets (the L2
 // hashes lines over slices before, crossbar.hpp).
 // Laid out for the host's caches (a random line's access touches few host
@@ -160,6 +160,7 @@ private:
     void touch(uint32_t set, uint16_t l);  // the set's way l becomes its most recently used
     void touch(uint32_t i) { touch(ways_[i].set, uint16_t(i - uint64_t(ways_[i].set) * assoc_)); }  // way i
     uint32_t allocate(uint64_t line, Eviction& ev);
+    uint16_t random_way();
     uint32_t way_for(uint64_t line, Eviction& ev);  // find, else allocate; touched either way
     uint64_t line_of(uint64_t sector) const { return spl_shift_ >= 0 ? sector >> spl_shift_ : sector / spl_; }
     uint32_t sector_in_line(uint64_t sector) const {
@@ -183,6 +184,8 @@ private:
     std::vector<Set> set_;
     std::vector<uint64_t> fill_;     // sets * assoc * spl: fill time of each sector (spl_ > kInlineSectors)
     uint32_t dirty_limit_ = 0;
+    bool random_ = false;            // CacheSpec::random_replacement: a full set's victim is victim_rng_'s way
+    uint64_t victim_rng_ = 0x9e3779b97f4a7c15ull;  // xorshift64 state: the same victims on every run
     // The last line scanned for and its way (kNone: not present); only allocate() changes where a
     // line is, and it sets them to its own. A speed measure only: find() gives what a scan would.
     mutable uint64_t memo_line_ = ~0ull;

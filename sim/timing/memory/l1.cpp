@@ -29,6 +29,7 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       hits_share_(c.memory.l1_line_per_wavefront && c.memory.l1_hits_share_wavefronts),
       request_cycles_(std::max(c.memory.l1_request_cycles, 1u)),
       local_allocate_(c.memory.l1_local_store_allocate),
+      global_allocate_(c.memory.l1_global_store_allocate),
       miss_lines_per_pass_(c.memory.l1_miss_lines_per_pass),
       miss_pass_cycles_(c.memory.l1_miss_pass_cycles),
       miss_line_cycles_(c.memory.l1_miss_line_cycles),
@@ -233,7 +234,7 @@ uint64_t L1Tex::store(uint64_t t, const SectorList& s, uint64_t partial, AccessS
                       uint32_t token) {
     ++kind.requests;
     kind.sectors += s.count;
-    const bool allocate = local && local_allocate_;
+    const bool allocate = local ? local_allocate_ : global_allocate_;
     if (wait_in_queue_ && (!held_.empty() || !credits_.has_room(t))) return hold(t, s, partial, allocate, token);
     uint64_t start = tag_stage(t, wavefronts(s));
     if (deferred_) return defer(allocate ? Pending::AllocatingStore : Pending::Store, start, s, partial, nullptr, 0);

@@ -149,7 +149,8 @@ public:
                   bool l2_only = false);
     // `partial`: bit i set when sector i of s is written with a byte mask.
     // `local`: a local-memory store, whose whole sectors also go into the L1 with
-    // memory.l1_local_store_allocate (the frame a function saves is read back from L1).
+    // memory.l1_local_store_allocate (the frame a function saves is read back from L1); a global
+    // store's with memory.l1_global_store_allocate.
     // Returns kHeldDone when the store is held (wait_in_queue); `token` names it in flush()'s answer.
     uint64_t store(uint64_t t, const SectorList& s, uint64_t partial, AccessStats& kind, bool local = false,
                    uint32_t token = 0);
@@ -225,6 +226,7 @@ private:
     bool hits_share_;          // memory.l1_hits_share_wavefronts
     uint32_t request_cycles_;  // memory.l1_request_cycles (at least 1)
     bool local_allocate_;      // memory.l1_local_store_allocate
+    bool global_allocate_;     // memory.l1_global_store_allocate
     uint32_t miss_lines_per_pass_, miss_pass_cycles_;  // memory.l1_miss_lines_per_pass, l1_miss_pass_cycles
     uint32_t miss_line_cycles_;                        // memory.l1_miss_line_cycles
     double fill_cycles_;       // memory.l1_fill_cycles
