@@ -51,6 +51,21 @@ TEST_CASE("timing: a load missing L1 and L2 costs the DRAM latency, L1 and L2 hi
     CHECK(rec2.issue_cycles(0, 3) == std::vector<uint64_t>{205});
     CHECK(r2.stats.memory.l2_hit_sectors == 4);
     CHECK(r2.stats.memory.global_store.requests == 1);
+    // The L1 look-ups count the store's sectors as Nsight Compute's l1tex__t_sector_hit_rate does:
+    // here 4 store misses (the line is not in L1) and 4 load misses.
+    CHECK(r2.stats.memory.l1_miss_sectors == 8);
+    CHECK(r2.stats.memory.l1_hit_sectors == 0);
+
+    // y = a x + y's pattern (saxpy: ncu 33 % L1 hits, the store hitting what a load brought): a store
+    // to a line a load brought in hits it, and leaves the timing as it was.
+    auto r3 = run(kernel(".buffer a f32 1024 zero\n",
+                         "ld.global r1, [a + r0*4]\n"
+                         "fadd r2, r1, r1\n"
+                         "st.global [a + r0*4], r2\n"),
+                  c);
+    CHECK(r3.stats.memory.l1_miss_sectors == 4);
+    CHECK(r3.stats.memory.l1_hit_sectors == 4);
+    CHECK(r3.stats.memory.l1_hit_rate() == 0.5);
 }
 
 TEST_CASE("timing: 32 consecutive floats are 4 sectors, a stride of 32 floats is 32", "[timing]") {

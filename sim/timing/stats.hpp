@@ -88,7 +88,7 @@ struct MemoryStats {
     AccessStats tex;
     // L1 (per SM, summed) and L2 tag lookups, in sectors (loads, local and tex;
     // stores and atomics bypass L1).
-    uint64_t l1_hit_sectors = 0, l1_miss_sectors = 0;   // l1tex__t_sector_hit_rate = hit / (hit + miss)
+    uint64_t l1_hit_sectors = 0, l1_miss_sectors = 0;   // loads' and stores' look-ups: l1tex__t_sector_hit_rate = hit / (hit + miss)
     uint64_t l1_wavefronts = 0;                         // L1 tag-stage passes (ceil(sectors / l1_sectors_per_cycle))
     uint64_t l2_hit_sectors = 0, l2_miss_sectors = 0;   // lts__t_sector_hit_rate (loads, stores, atomics)
     uint64_t dram_read_bytes = 0;                       // dram__bytes_read.sum

@@ -249,6 +249,9 @@ uint64_t L1Tex::store_sectors(uint64_t start, const SectorList& s, uint64_t part
     prefetch(s, allocate, at);
     uint64_t done = start + 1;
     for (uint32_t i = 0; i < s.count; ++i) {
+        // Nsight Compute's L1 hit rate counts a store's sectors too: a hit where the sector is present.
+        if (cache_.present(s.sector[i])) ++stats_.l1_hit_sectors;
+        else ++stats_.l1_miss_sectors;
         done = std::max(done, l2_.write(sm_, start, s.sector[i], partial >> i & 1));
         if (allocate && !(partial >> i & 1)) cache_.fill(s.sector[i], start, false);
     }
