@@ -92,6 +92,25 @@ void print_side_by_side(const std::vector<Row>& twins, const std::vector<Row>& i
                 quantile(et, 1.0), quantile(es, 1.0));
 }
 
+// The L1 hit rates (loads' and stores' sector look-ups) beside Nsight Compute's, in percentage points.
+void print_l1_hits(const std::vector<StateRow>& states) {
+    std::vector<double> diff;
+    std::string table;
+    for (const StateRow& s : states) {
+        if (s.hw_l1_hit < 0) continue;
+        diff.push_back(std::fabs(s.sim_l1_hit - s.hw_l1_hit));
+        char buf[256];
+        std::snprintf(buf, sizeof buf, "| %s | %.1f | %.1f | %+.1f |\n", s.label.c_str(), s.hw_l1_hit, s.sim_l1_hit,
+                      s.sim_l1_hit - s.hw_l1_hit);
+        table += buf;
+    }
+    if (diff.empty()) return;
+    std::printf("\n| kernel | ncu L1 hit %% | simulator L1 hit %% | points |\n|---|---:|---:|---:|\n%s", table.c_str());
+    const size_t within = size_t(std::count_if(diff.begin(), diff.end(), [](double d) { return d <= 5.0; }));
+    std::printf("\nL1 hit rate within 5 points of ncu's on %zu of %zu kernels; |difference| median %.1f, max %.1f points.\n",
+                within, diff.size(), quantile(diff, 0.5), quantile(diff, 1.0));
+}
+
 void print_states(const std::vector<StateRow>& states) {
     if (states.empty()) return;
     std::printf("\n| kernel | ncu top state | simulator top state | match | ncu / sim cycles per issue (top 3 of ncu) |\n");
@@ -115,6 +134,7 @@ void print_states(const std::vector<StateRow>& states) {
                     s.top_ok() ? "yes" : "no", detail.c_str());
     }
     std::printf("\nTop warp state (other than selected) as ncu's on %d of %zu kernels.\n", ok, states.size());
+    print_l1_hits(states);
 }
 
 void write_csv(const std::string& path, const std::vector<Row>& rows) {
@@ -171,9 +191,10 @@ int run(Options o) {
                       root + "/calib/results/mlp/calib_h200_mlp.csv",
                       root + "/calib/results/turnover/calib_h200_turnover.csv",
                       root + "/calib/results/wbmix/calib_h200_wbmix.csv",
-                      root + "/calib/results/holdout/calib_h100_holdout.csv",
+                      root + "/calib/results/holdout/calib_h200_holdout.csv",
                       root + "/calib/results/atomtype/calib_h100_atomtype.csv",
-                      root + "/calib/results/blocktimes/calib_h100_blocktimes_run1.csv"};
+                      root + "/calib/results/blocktimes/calib_h200_blocktimes_run1.csv",
+                      root + "/calib/results/ncu_l1_hit_rates.csv"};
     Context c;
     c.root = root;
     c.config_path = o.config;
@@ -187,7 +208,7 @@ int run(Options o) {
     read_ncu_states(c, root + "/calib/results/ncu_h200_ext_states.csv");
     read_ncu_states(c, root + "/calib/results/dispatch/ncu_h200_dispatch_states.csv");
     read_ncu_states(c, root + "/calib/results/turnover/ncu_h200_turnover_states.csv");
-    read_ncu_states(c, root + "/calib/results/holdout/ncu_h100_holdout_states.csv");
+    read_ncu_states(c, root + "/calib/results/holdout/ncu_h200_holdout_states.csv");
     run_groups(c, o.only);
     if (o.sass) {
         Context imported;

@@ -4,7 +4,9 @@
 ncu's smsp__average_warps_issue_stalled_*_per_issue_active), and the grid, block, time, DRAM bytes and
 hit rates. With --states OUT it writes the long table label,state,cycles_per_issue that bench/validate reads;
 a launch's label is the calibration CSV's kernel name (and variant), by launch order (LABELS below).
-Usage: ncu_summary.py results/ncu_h200_ext.csv [--top N] [--csv-out OUT] [--states OUT]"""
+With --hits OUT it writes each launch's L1 hit rate (l1tex__t_sector_hit_rate.pct: loads' and stores'
+sector look-ups) as rows label,l1_hit_pct,VALUE,%,notes that validate compares beside the warp states.
+Usage: ncu_summary.py results/ncu_h200_ext.csv [--top N] [--csv-out OUT] [--states OUT] [--hits OUT]"""
 import argparse
 import csv
 
@@ -61,10 +63,12 @@ def main():
     ap.add_argument("--top", type=int, default=3)
     ap.add_argument("--csv-out", dest="out")
     ap.add_argument("--states")
+    ap.add_argument("--hits")
     a = ap.parse_args()
     out = []
     seen = {}
     long_rows = []
+    hits = {}  # label -> L1 hit rate (the last launch of a label, as validate keeps its states)
     for d in launches(a.csv):
         states = {k[len(PREFIX):-len(SUFFIX)]: num(v) for k, v in d.items() if k.startswith(PREFIX) and k.endswith(SUFFIX)}
         top = sorted(((v, k) for k, v in states.items() if k != "selected"), reverse=True)[: a.top]
@@ -73,6 +77,8 @@ def main():
         seen[name] = n + 1
         label = LABELS[name][n] if name in LABELS and n < len(LABELS[name]) else name
         long_rows += [(label, k, v) for k, v in sorted(states.items())]
+        if d.get("l1tex__t_sector_hit_rate.pct", "") not in ("", "n/a"):
+            hits[label] = num(d["l1tex__t_sector_hit_rate.pct"])
         out.append((d[list(d)[0]], name, d["Grid Size"], d["Block Size"], num(d.get("gpu__time_duration.sum", "0")),
                     num(d.get("smsp__average_warp_latency_per_inst_issued.ratio", "0")), states, top))
         print(f"{label:24s} grid {d['Grid Size']:>16s} block {d['Block Size']:>14s} {num(d.get('gpu__time_duration.sum','0'))/1e3:9.1f} us  "
@@ -82,6 +88,11 @@ def main():
             f.write("label,state,cycles_per_issue\n")
             for label, k, v in long_rows:
                 f.write(f"{label},{k},{v:.4f}\n")
+    if a.hits:
+        with open(a.hits, "w") as f:
+            f.write("kernel,parameter,value,unit,notes\n")
+            for label, v in hits.items():
+                f.write(f"{label},l1_hit_pct,{v:.2f},%,ncu l1tex__t_sector_hit_rate.pct ({a.csv.split('/')[-1]})\n")
     if a.out:
         with open(a.out, "w") as f:
             names = sorted({k for o in out for k in o[6]})

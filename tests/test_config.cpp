@@ -447,7 +447,7 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
          "expected true or false, got '3'"},
         {"  l1_fill_cycles: 0.5", "  l1_fill_cycles: -1", "memory.l1_fill_cycles", "got -1"},
         {"    replacement: lru", "    replacement: fifo", "memory.l1.replacement", "'fifo'"},
-        {"  l1_global_store_allocate: false", "  l1_global_store_allocate: 2", "memory.l1_global_store_allocate",
+        {"  l1_global_store_allocate: true", "  l1_global_store_allocate: 2", "memory.l1_global_store_allocate",
          "expected true or false, got '2'"},
         {"  imad_wide_passes: 2", "  imad_wide_passes: 0", "pipes.imad_wide_passes", "expected an integer in [1, 64], got 0"},
         {"  imad_hi_latency: 9", "  imad_hi_latency: x", "pipes.imad_hi_latency", "'x'"},

@@ -68,6 +68,35 @@ TEST_CASE("timing: a load missing L1 and L2 costs the DRAM latency, L1 and L2 hi
     CHECK(r3.stats.memory.l1_hit_rate() == 0.5);
 }
 
+TEST_CASE("timing: with l1_global_store_allocate a store's line takes the L1, a byte-masked sector only for later stores",
+          "[timing]") {
+    GpuConfig c = small_config();
+    c.memory.l1_global_store_allocate = true;
+    // Whole sectors: the load after the store hits the L1 (30) instead of the L2 (200).
+    Recorder rec;
+    auto whole = run(kernel(".buffer a f32 1024 zero\n",
+                            "st.global [a + r0*4], r0\n"   // pc1 at 4: 4 whole sectors, written into the L1
+                            "ld.global r1, [a + r0*4]\n"   // pc2 at 5: L1 hit -> 35
+                            "fadd r2, r1, r1\n"),          // pc3 at 35
+                     c, {true, &rec, {}});
+    CHECK(rec.issue_cycles(0, 3) == std::vector<uint64_t>{35});
+    CHECK(whole.stats.memory.l1_hit_sectors == 4);   // the load's
+    CHECK(whole.stats.memory.l1_miss_sectors == 4);  // the store's
+    // Lane 0 alone stores 4 B twice into one sector (byte-masked): the second store hits the line the
+    // first entered; the load of the sector still misses the L1 (its other bytes are not there).
+    Recorder rec2;
+    auto masked = run(kernel(".buffer a f32 1024 zero\n",
+                             "isetp.eq p0, r0, 0\n"
+                             "@p0 st.global [a + r0*4], r0\n"
+                             "@p0 st.global [a + r0*4 + 4], r0\n"
+                             "@p0 ld.global r1, [a + r0*4]\n"
+                             "@p0 fadd r2, r1, r1\n"),
+                      c, {true, &rec2, {}});
+    CHECK(masked.stats.memory.l1_miss_sectors == 2);  // the first store's and the load's
+    CHECK(masked.stats.memory.l1_hit_sectors == 1);   // the second store's
+    CHECK(masked.stats.memory.l2_hit_sectors >= 1);   // the load went on to the L2
+}
+
 TEST_CASE("timing: 32 consecutive floats are 4 sectors, a stride of 32 floats is 32", "[timing]") {
     GpuConfig c = small_config();
     auto unit = run(kernel(".buffer a f32 1024 zero\n", "ld.global r1, [a + r0*4]\n"), c);

@@ -129,6 +129,7 @@ struct StateRow {
     std::string label;
     std::string hw_top, sim_top;                 // largest state other than selected
     std::map<std::string, double> hw, sim;       // state -> cycles per issue
+    double hw_l1_hit = -1, sim_l1_hit = -1;      // L1 hit rate in % (ncu's l1tex__t_sector_hit_rate; -1: not measured)
     bool top_ok() const { return hw_top == sim_top; }
 };
 

@@ -227,6 +227,10 @@ void compare_states(Context& c, const std::string& label, const Stats& s) {
         r.sim[simt::timing::stall_name(i)] = s.cycles_per_issue(simt::timing::StallReason(i));
     r.hw_top = top_state(r.hw);
     r.sim_top = top_state(r.sim);
+    if (c.hw.has(label, "l1_hit_pct")) {  // calib/results/ncu_l1_hit_rates.csv (calib/ncu_summary.py --hits)
+        r.hw_l1_hit = c.hw.get(label, "l1_hit_pct");
+        r.sim_l1_hit = 100.0 * s.memory.l1_hit_rate();
+    }
     std::fprintf(stderr, "  %-44s ncu top %-18s sim top %-18s %s\n", label.c_str(), r.hw_top.c_str(),
                  r.sim_top.c_str(), r.top_ok() ? "" : "(differs)");
     c.states.push_back(std::move(r));

@@ -4,9 +4,10 @@
 // twin): how close the model gets on kernels it was not tuned on. Each row is the whole launch's time as
 // the CUDA event times it (the launch overhead included, launch.kernel_launch_us), and its top warp state
 // beside Nsight Compute's.
-// The first measurement is of an H100 SXM (the device tool gave no H200: results/holdout/README.md), so
-// the rows run on the config with the H100's memory side in place of the H200's: a 50 MB L2 of 80
-// slices (the same 640 KB slices) and 3.35 TB/s of HBM3 on 80 channels; the SM is the same GH100 SM.
+// Measured on the H200 since 2026-12-07 (calib_h200_holdout.csv, blocktimes and ncu of one device call;
+// results/holdout/README.md), so the rows run on configs/h200.yaml itself. The first measurements were of
+// H100s (kept there); h100_memory() below is the H200 config with the H100's memory side, which the
+// atomtype rows (measured on an H100) still use.
 #include "sim/calibrate/comparisons.hpp"
 
 #include "sim/config/config.hpp"
@@ -29,7 +30,7 @@ void holdout(Context& c) {
     bool any = false;
     for (const char* k : kernels) any |= c.wants(k);
     if (!any) return;
-    const GpuConfig config = h100_memory(c);
+    const GpuConfig& config = c.h200();
     for (const char* k : kernels) {
         if (!c.wants(k)) continue;
         Trace t(c.root + "/calib/sass/" + k + ".launch.isa");

@@ -67,6 +67,9 @@ public:
 
     // Sector present: refreshes LRU, returns true and its fill time.
     bool probe(uint64_t sector, uint64_t& fill_time);
+    // probe() for a reader that needs all of the sector's bytes: a partial sector (written with a
+    // byte mask) is a miss and is not touched.
+    bool probe_whole(uint64_t sector, uint64_t& fill_time);
     // The same with the sector's state; clears its prefetched bit.
     Probe lookup(uint64_t sector);
     // Makes the sector present (allocating its line, evicting the LRU line of
@@ -198,6 +201,16 @@ inline bool SectorCache::probe(uint64_t sector, uint64_t& fill_time) {
     if (i == kNone) return false;
     const uint32_t s = sector_in_line(sector);
     if (!(ways_[i].valid >> s & 1)) return false;
+    touch(i);
+    fill_time = fill_at(i, s);
+    return true;
+}
+
+inline bool SectorCache::probe_whole(uint64_t sector, uint64_t& fill_time) {
+    const uint32_t i = find(line_of(sector));
+    if (i == kNone) return false;
+    const uint32_t s = sector_in_line(sector);
+    if (!(ways_[i].valid >> s & 1) || (ways_[i].partial >> s & 1)) return false;
     touch(i);
     fill_time = fill_at(i, s);
     return true;

@@ -212,7 +212,7 @@ uint64_t L1Tex::load_sectors(uint64_t start, const SectorList& s, uint32_t extra
         uint32_t n = 0;
         for (; i < s.count && by_spl_.div(s.sector[i]) == line; ++i) {
             uint64_t fill_time = 0, ready;
-            if (cache_.probe(s.sector[i], fill_time)) {
+            if (cache_.probe_whole(s.sector[i], fill_time)) {
                 ++stats_.l1_hit_sectors;
                 ready = std::max(start + hit_latency_, fill_time);
             } else {
@@ -242,18 +242,24 @@ uint64_t L1Tex::store(uint64_t t, const SectorList& s, uint64_t partial, AccessS
 }
 
 // Write-through to the L2; with `allocate` each whole sector is also made present in the L1 (its
-// data is the store's: ready from the tag stage on; a byte-masked sector is not, its other bytes
-// are not here).
+// data is the store's: ready from the tag stage on), and a byte-masked one that is not there is
+// entered as partial (its line takes a way, as on the H200, where a column store's later stores to
+// the same sectors hit: ncu transpose_naive, the order kernels' records); a load still misses it.
 uint64_t L1Tex::store_sectors(uint64_t start, const SectorList& s, uint64_t partial, bool allocate) {
     L2::Place at[std::tuple_size_v<decltype(s.sector)>];
     prefetch(s, allocate, at);
     uint64_t done = start + 1;
     for (uint32_t i = 0; i < s.count; ++i) {
         // Nsight Compute's L1 hit rate counts a store's sectors too: a hit where the sector is present.
-        if (cache_.present(s.sector[i])) ++stats_.l1_hit_sectors;
+        const bool hit = cache_.present(s.sector[i]);
+        if (hit) ++stats_.l1_hit_sectors;
         else ++stats_.l1_miss_sectors;
         done = std::max(done, l2_.write(sm_, start, s.sector[i], partial >> i & 1));
-        if (allocate && !(partial >> i & 1)) cache_.fill(s.sector[i], start, false);
+        if (!allocate) continue;
+        uint64_t at = 0;
+        if (!(partial >> i & 1)) cache_.fill(s.sector[i], start, false);
+        else if (!hit) cache_.fill(s.sector[i], start, false, true);  // only its written bytes: a load still misses
+        else cache_.probe(s.sector[i], at);                           // written into: the line is the set's newest
     }
     if (credits_.on()) credits_.sent(done, s.count);
     return track(done);
