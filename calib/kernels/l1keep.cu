@@ -9,6 +9,7 @@
 //   phase 1  read A[0, S)                           (coalesced ld.global.ca: 1 KB a loop step)
 //   phase 2  by mode:  none    nothing
 //                      st      store B[0, T)
+//                      sthalf  store every other word of B[0, T) (byte-masked sectors)
 //                      ld      read B[0, T)
 //                      lru     read C[0, 64 KB), read A[0, S) again, read B[0, T)
 //   phase 3  read A[0, S) again: thread 0 times it (clock64 between barriers)
@@ -19,8 +20,8 @@
 // launch order; `CALIB_NCU=1` runs each variant twice (p3 1, then 0) once.
 #include "common.cuh"
 
-enum Mode { kNone, kSt, kLd, kLru };
-static const char* kModeName[] = {"none", "st", "ld", "lru"};
+enum Mode { kNone, kSt, kLd, kLru, kStHalf };
+static const char* kModeName[] = {"none", "st", "ld", "lru", "sthalf"};
 
 __device__ __forceinline__ float ld_ca(const float* p) {
   float v;
@@ -43,6 +44,8 @@ __global__ void l1keep(const float* A, float* B, const float* C, int s_floats, i
   float s = read_span(a, s_floats);
   if (mode == kSt)
     for (int i = threadIdx.x; i < t_floats; i += blockDim.x) b[i] = s;
+  if (mode == kStHalf)
+    for (int i = 2 * threadIdx.x; i < t_floats; i += 2 * blockDim.x) b[i] = s;
   if (mode == kLd) s += read_span(b, t_floats);
   if (mode == kLru) {
     s += read_span(c, 16384);
@@ -74,6 +77,7 @@ static std::vector<Variant> variants() {
   v.push_back({kSt, 128, 128});
   for (int t : {64, 128, 160, 192, 256}) v.push_back({kLd, 64, t});
   for (int t : {32, 64, 96}) v.push_back({kLru, 128, t});
+  for (int t : {128, 160, 192, 256}) v.push_back({kStHalf, 64, t});
   return v;
 }
 
