@@ -66,10 +66,10 @@ public:
     SectorCache(const CacheSpec& spec, uint32_t sector_bytes);
 
     // Sector present: refreshes LRU, returns true and its fill time.
-    bool probe(uint64_t sector, uint64_t& fill_time);
+    bool probe(uint64_t sector, uint64_t& fill_time) { return probe_sector(sector, fill_time, false); }
     // probe() for a reader that needs all of the sector's bytes: a partial sector (written with a
     // byte mask) is a miss and is not touched.
-    bool probe_whole(uint64_t sector, uint64_t& fill_time);
+    bool probe_whole(uint64_t sector, uint64_t& fill_time) { return probe_sector(sector, fill_time, true); }
     // The same with the sector's state; clears its prefetched bit.
     Probe lookup(uint64_t sector);
     // Makes the sector present (allocating its line, evicting the LRU line of
@@ -164,6 +164,7 @@ private:
     void touch(uint32_t i) { touch(ways_[i].set, uint16_t(i - uint64_t(ways_[i].set) * assoc_)); }  // way i
     uint32_t allocate(uint64_t line, Eviction& ev);
     uint16_t random_way();
+    bool probe_sector(uint64_t sector, uint64_t& fill_time, bool whole);  // probe() / probe_whole()
     uint32_t way_for(uint64_t line, Eviction& ev);  // find, else allocate; touched either way
     uint64_t line_of(uint64_t sector) const { return spl_shift_ >= 0 ? sector >> spl_shift_ : sector / spl_; }
     uint32_t sector_in_line(uint64_t sector) const {
@@ -196,21 +197,11 @@ private:
 };
 
 // The per-sector look-ups, inline: every sector of every request asks one or two of them.
-inline bool SectorCache::probe(uint64_t sector, uint64_t& fill_time) {
+inline bool SectorCache::probe_sector(uint64_t sector, uint64_t& fill_time, bool whole) {
     const uint32_t i = find(line_of(sector));
     if (i == kNone) return false;
     const uint32_t s = sector_in_line(sector);
-    if (!(ways_[i].valid >> s & 1)) return false;
-    touch(i);
-    fill_time = fill_at(i, s);
-    return true;
-}
-
-inline bool SectorCache::probe_whole(uint64_t sector, uint64_t& fill_time) {
-    const uint32_t i = find(line_of(sector));
-    if (i == kNone) return false;
-    const uint32_t s = sector_in_line(sector);
-    if (!(ways_[i].valid >> s & 1) || (ways_[i].partial >> s & 1)) return false;
+    if (!(ways_[i].valid >> s & 1) || (whole && (ways_[i].partial >> s & 1))) return false;
     touch(i);
     fill_time = fill_at(i, s);
     return true;

@@ -10,8 +10,8 @@
 // marked whole or byte-masked, and complete when the L2 acks; with
 // memory.l1_global_store_allocate (l1_local_store_allocate for local ones) they
 // also allocate in the L1 as the H200's do (calib/results/l1keep/): a whole
-// sector as present, a byte-masked one as partial (a load still misses it). Atomics bypass L1 and reach the slices' atomic units grouped by
-// address. Every request counts against max_outstanding_per_sm until it
+// sector as present, a byte-masked one as partial (a load still misses it).
+// Atomics bypass L1 and reach the slices' atomic units grouped by address. Every request counts against max_outstanding_per_sm until it
 // completes; while that is full, or the tag stage is busy and the LSU's
 // instruction queue (lg_queue.hpp) is full, the SM does not accept a new
 // request (lg_throttle / tex_throttle); nor while the SM's store credits are
