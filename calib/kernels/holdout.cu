@@ -19,10 +19,14 @@
 #include "common.cuh"
 
 // blocktimes.cu includes this file with HO_ENTER / HO_EXIT stamping each warp's start and end (SM, globaltimer,
-// clock64); here they are empty and the kernels compile as before.
+// clock64) and HO_MARK(i) the clock64 between a kernel's phases (ho_softmax's passes); here they are empty and
+// the kernels compile as before.
 #ifndef HO_ENTER
 #define HO_ENTER()
 #define HO_EXIT()
+#endif
+#ifndef HO_MARK
+#define HO_MARK(i)
 #endif
 
 __device__ __forceinline__ unsigned hash32(unsigned x) {
@@ -89,10 +93,14 @@ extern "C" __global__ void ho_softmax(const float* __restrict__ in, float* __res
   float* o = out + (size_t)blockIdx.x * cols;
   float m = -INFINITY;
   for (int c = threadIdx.x; c < cols; c += blockDim.x) m = fmaxf(m, r[c]);
+  HO_MARK(0);
   m = block_reduce<true>(m, sh);
+  HO_MARK(1);
   float s = 0.f;
   for (int c = threadIdx.x; c < cols; c += blockDim.x) s += expf(r[c] - m);
+  HO_MARK(2);
   s = block_reduce<false>(s, sh);
+  HO_MARK(3);
   const float inv = 1.f / s;
   for (int c = threadIdx.x; c < cols; c += blockDim.x) o[c] = expf(r[c] - m) * inv;
   HO_EXIT();
