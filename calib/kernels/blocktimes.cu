@@ -31,7 +31,7 @@ __device__ __forceinline__ unsigned long long ho_globaltimer() {
   return t;
 }
 __device__ __forceinline__ unsigned ho_linear_tid() { return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x; }
-__device__ __forceinline__ HoStamp ho_begin() { return HoStamp{ho_globaltimer(), clock64(), {0, 0, 0, 0}}; }
+__device__ __forceinline__ HoStamp ho_begin() { return HoStamp{ho_globaltimer(), clock64(), {}}; }
 __device__ __forceinline__ void ho_end(const HoStamp& s) {
   const long long c1 = clock64();
   const unsigned long long t1 = ho_globaltimer();

@@ -256,10 +256,14 @@ uint64_t L1Tex::store_sectors(uint64_t start, const SectorList& s, uint64_t part
         else ++stats_.l1_miss_sectors;
         done = std::max(done, l2_.write(sm_, start, s.sector[i], partial >> i & 1));
         if (!allocate) continue;
-        uint64_t fill_time = 0;
-        if (!(partial >> i & 1)) cache_.fill(s.sector[i], start, false);
-        else if (!hit) cache_.fill(s.sector[i], start, false, true);  // only its written bytes: a load still misses
-        else cache_.probe(s.sector[i], fill_time);                    // written into: the line is the set's newest
+        if (!(partial >> i & 1)) {
+            cache_.fill(s.sector[i], start, false);
+        } else if (!hit) {
+            cache_.fill(s.sector[i], start, false, true);  // only its written bytes: a load still misses
+        } else {
+            uint64_t unused;
+            cache_.probe(s.sector[i], unused);  // written into: the line is the set's newest
+        }
     }
     if (credits_.on()) credits_.sent(done, s.count);
     return track(done);

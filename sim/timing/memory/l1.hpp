@@ -11,11 +11,12 @@
 // memory.l1_global_store_allocate (l1_local_store_allocate for local ones) they
 // also allocate in the L1 as the H200's do (calib/results/l1keep/): a whole
 // sector as present, a byte-masked one as partial (a load still misses it).
-// Atomics bypass L1 and reach the slices' atomic units grouped by address. Every request counts against max_outstanding_per_sm until it
-// completes; while that is full, or the tag stage is busy and the LSU's
-// instruction queue (lg_queue.hpp) is full, the SM does not accept a new
-// request (lg_throttle / tex_throttle); nor while the SM's store credits are
-// spent (store_credits.hpp); it accepts one a cycle.
+// Atomics bypass L1 and reach the slices' atomic units grouped by address.
+// Every request counts against max_outstanding_per_sm until it completes;
+// while that is full, or the tag stage is busy and the LSU's instruction
+// queue (lg_queue.hpp) is full, the SM does not accept a new request
+// (lg_throttle / tex_throttle); nor while the SM's store credits are spent
+// (store_credits.hpp); it accepts one a cycle.
 // With memory.stores.wait_in_queue a store that the credits cannot take yet
 // still enters the LSU queue, as on the H200 (Nsight Compute shows store-bound
 // kernels waiting in long_scoreboard, for the registers a queued store has not
