@@ -480,6 +480,12 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
         {"  mio_order: arrival", "  mio_order: queue", "scheduler.mio_order", "expected one of policy, arrival, got 'queue'"},
         {"  block_order: launch", "  block_order: age", "scheduler.block_order",
          "expected one of launch, slot, got 'age'"},
+        {"  slot_wait_in_queue: false", "  slot_wait_in_queue: wait", "memory.slot_wait_in_queue",
+         "expected true or false, got 'wait'"},
+        {"    floor_kb_1024: 8", "    floor_kb_1024: eight", "memory.carveout.floor_kb_1024", "'eight'"},
+        {"    floor_cap_kb: 32", "    floor_cap_kb: -32", "memory.carveout.floor_cap_kb", "negative number -32"},
+        {"    shared_headroom: 2", "    shared_headroom: 0", "memory.carveout.shared_headroom",
+         "expected an integer in [1, 8], got 0"},
     };
     for (const Case& k : cases) {
         INFO(k.replacement);

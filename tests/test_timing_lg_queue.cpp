@@ -230,3 +230,37 @@ TEST_CASE("store credits: an exited warp drains until its held store is acked", 
     CHECK(r.stats.cycles >= 408);  // the second leaves at 208, acked at 408
     CHECK(r.stats.stall_cycles[int(StallReason::Drain)] >= 408 - 12);
 }
+
+// memory.slot_wait_in_queue: four loads of 32 lines with two requests in flight a SM at most. Waiting
+// at issue, the third is accepted when the first completes and the fourth when the second does
+// (lg_throttle); waiting in the queue (depth 4) all four are accepted at once and the third and
+// fourth start in the tag stage when those slots free: the same starts and completions, the warp's
+// wait now long_scoreboard for their data.
+TEST_CASE("lg queue: with slot_wait_in_queue a request waits in the queue for a free slot", "[timing][memory]") {
+    GpuConfig c = small_config();
+    c.memory.max_outstanding_per_sm = 2;
+    c.memory.lg_queue_depth = 4;
+    const std::string src = one_warp(loads(4) + "iadd r9, r4, r3\n");
+    std::vector<uint64_t> done[2];
+    uint64_t cycles[2] = {0, 0};
+    for (bool wait : {false, true}) {
+        c.memory.slot_wait_in_queue = wait;
+        Recorder rec;
+        auto r = run(src, c, {true, &rec, {}});
+        INFO("slot_wait_in_queue " << wait);
+        for (const auto& e : rec.issues)
+            if (e.pc >= 2 && e.pc <= 5) done[wait].push_back(e.complete);
+        cycles[wait] = r.stats.cycles;
+        const auto issued = issue_cycles(rec, 2, 4);
+        if (wait) {
+            CHECK(issued == std::vector<uint64_t>{8, 9, 10, 11});
+            CHECK(r.stats.stall_cycles[int(StallReason::LgThrottle)] == 0);
+        } else {
+            CHECK(issued[2] == done[0].at(0));  // accepted when the first load's slot frees
+            CHECK(issued[3] == done[0].at(1));
+            CHECK(r.stats.stall_cycles[int(StallReason::LgThrottle)] > 0);
+        }
+    }
+    CHECK(done[0] == done[1]);
+    CHECK(cycles[0] == cycles[1]);
+}

@@ -312,7 +312,7 @@ TEST_CASE("memory units: a kernel's L1 is the unified array minus its shared-mem
     OccupancyStats occ;
     occ.blocks_per_sm = 4;
     occ.shared_per_block = 40 * 1024;  // 160 KB -> the 164 KB carve-out
-    CHECK(l1_spec(c, occ).size_bytes == (256 - 164) * 1024);
+    CHECK(l1_spec(c, occ, 40 * 1024, 256).size_bytes == (256 - 164) * 1024);
     // A kernel without shared memory (small_config reserves none per block): no carve-out,
     // 256 KB of L1. With 1 KB reserved per block and 32 resident blocks (its occupancy):
     // 32 KB -> the 32 KB carve-out, 224 KB of L1.
@@ -323,6 +323,50 @@ TEST_CASE("memory units: a kernel's L1 is the unified array minus its shared-mem
     CHECK(r2.stats.occupancy.blocks_per_sm == 32);
     CHECK(r2.stats.memory.l1_bytes == 224 * 1024);
     CHECK(r2.stats.memory.shared_carveout_bytes == 32 * 1024);
+}
+
+TEST_CASE("memory units: the carve-out an H200 picks, by block size and declared shared memory", "[timing][memory]") {
+    // ncu launch__shared_mem_config_size (calib/results/ncu_h200_ext.csv): block size, shared
+    // memory declared per block, resident blocks, carve-out in KB.
+    GpuConfig c = small_config();
+    auto& co = c.memory.carveout;
+    co.unified_bytes = 256 * 1024;
+    co.steps_kb = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+    co.floor_kb_1024 = 8;
+    co.floor_cap_kb = 32;
+    co.shared_headroom = 2;
+    struct Row { uint32_t threads, declared, blocks, kb; };
+    const Row rows[] = {
+        {32, 0, 32, 32},        // chase<0> with one warp per block
+        {512, 0, 4, 16},        // chase<0> with 512 threads
+        {1024, 0, 2, 8},        // chase<0>, order_ffma
+        {256, 0, 8, 32},        // recurse, stream_read, saxpy ...
+        {256, 1024, 8, 32},     // hist_shared, block_reduce
+        {256, 2048, 8, 64},     // sgemm_tile
+        {256, 4096, 8, 100},    // transpose_tiled<0>
+        {256, 4224, 8, 100},    // transpose_tiled<1>
+    };
+    for (const Row& row : rows) {
+        OccupancyStats occ;
+        occ.blocks_per_sm = row.blocks;
+        occ.shared_per_block = row.declared + 1024;  // 1 KB reserved per block
+        CAPTURE(row.threads, row.declared);
+        CHECK(l1_spec(c, occ, row.declared, row.threads).size_bytes == (256 - row.kb) * 1024);
+    }
+    // Where the rule and the H200 disagree: scan_block (1024 threads, 8 KB declared, 2 blocks,
+    // 18 KB needed) gets 32 KB on the H200; twice its need is 36 KB, so 64 KB here.
+    OccupancyStats scan;
+    scan.blocks_per_sm = 2;
+    scan.shared_per_block = 9 * 1024;
+    CHECK(l1_spec(c, scan, 8192, 1024).size_bytes == (256 - 64) * 1024);
+    // Without the floor and the headroom: the smallest carve-out that keeps the occupancy.
+    co.floor_kb_1024 = 0;
+    co.shared_headroom = 1;
+    CHECK(l1_spec(c, scan, 8192, 1024).size_bytes == (256 - 32) * 1024);
+    OccupancyStats plain;
+    plain.blocks_per_sm = 8;
+    plain.shared_per_block = 1024;
+    CHECK(l1_spec(c, plain, 0, 256).size_bytes == (256 - 8) * 1024);
 }
 
 TEST_CASE("memory units: block-linear textures keep a 2D neighbourhood in one line", "[timing][memory]") {

@@ -70,7 +70,7 @@ const KeyList kPipeKeys = {"lanes", "interval", "latency", "handoff", "datapaths
 constexpr size_t kMaxDatapaths = 16;
 const KeyList kMemoryKeys = {"sector_bytes", "l1", "l2", "shared_latency", "shared_banks", "shared_conflict_latency", "shared_return_bytes",
                              "const_latency", "tex_latency", "atomic_latency", "dram_latency",
-                             "dram_bandwidth_gbs", "max_outstanding_per_sm", "l1_miss_lines_in_flight",
+                             "dram_bandwidth_gbs", "max_outstanding_per_sm", "slot_wait_in_queue", "l1_miss_lines_in_flight",
                              "l1_sectors_per_cycle", "l1_line_per_wavefront", "l1_hits_share_wavefronts", "l1_request_cycles", "lsu_in_port", "l1_data_bank_conflicts", "l1_fill_cycles", "l1_data_wavefronts", "l1_local_store_allocate", "l1_global_store_allocate", "lg_queue_depth", "l1_miss_lines_per_pass", "l1_miss_pass_cycles", "l1_miss_line_cycles", "dram_fetch_bytes", "l2_slices", "crossbar",
                              "dram", "atomics", "stores", "carveout", "tex"};
 const KeyList kSlicesKeys = {"count", "sectors_per_cycle", "read_lookups_per_cycle", "data_sectors_per_cycle", "interleave_bytes", "partitions", "far_hit_cycles", "hit_spread_cycles", "home_copy", "stores_at_home", "sm_map",
@@ -84,7 +84,7 @@ const KeyList kAtomicsKeys = {"same_address_cycles", "float_add_cycles", "slices
                               "header_bytes", "near_lookup"};
 const KeyList kStoresKeys = {"partial_sector_cycles", "partial_sector_dram_read", "partial_miss_fetch", "dirty_lines", "write_queue_cycles",
                                  "sectors_in_flight", "wait_in_queue", "drain_acks", "header_bytes"};
-const KeyList kCarveoutKeys = {"unified_bytes", "steps_kb"};
+const KeyList kCarveoutKeys = {"unified_bytes", "steps_kb", "floor_kb_1024", "floor_cap_kb", "shared_headroom"};
 const KeyList kTexKeys = {"line_width", "line_height", "sector_width", "quads_per_cycle"};
 const KeyList kCacheKeys = {"size_bytes", "assoc", "line_bytes", "hit_latency", "replacement"};
 const KeyList kReplacementNames = {"lru", "random"};
@@ -333,6 +333,9 @@ void read_memory_units(const Section& s, GpuConfig::Memory& m) {
     Section c = s.section("carveout", kCarveoutKeys);
     m.carveout.unified_bytes = c.u32("unified_bytes", 0, 1u << 30);
     m.carveout.steps_kb = read_steps(c, "steps_kb");
+    if (c.has("floor_kb_1024")) m.carveout.floor_kb_1024 = c.u32("floor_kb_1024", 0, 65536);
+    if (c.has("floor_cap_kb")) m.carveout.floor_cap_kb = c.u32("floor_cap_kb", 0, 65536);
+    if (c.has("shared_headroom")) m.carveout.shared_headroom = c.u32("shared_headroom", 1, 8);
     Section t = s.section("tex", kTexKeys);
     m.tex.line_width = t.u32("line_width", 0, 1024);
     m.tex.line_height = t.u32("line_height", 1, 1024);
@@ -355,6 +358,7 @@ GpuConfig::Memory read_memory(const Section& s) {
     m.dram_latency = s.u32("dram_latency", 1, kMaxLatency);
     m.dram_bandwidth_gbs = s.number("dram_bandwidth_gbs", 0.01, false, 1e6);
     m.max_outstanding_per_sm = s.u32("max_outstanding_per_sm", 1, 1u << 16);
+    if (s.has("slot_wait_in_queue")) m.slot_wait_in_queue = s.boolean("slot_wait_in_queue");
     if (s.has("l1_miss_lines_in_flight")) m.l1_miss_lines_in_flight = s.u32("l1_miss_lines_in_flight", 0, 1u << 20);
     m.l1_sectors_per_cycle = s.u32("l1_sectors_per_cycle", 1, 1024);
     if (s.has("l1_line_per_wavefront")) m.l1_line_per_wavefront = s.boolean("l1_line_per_wavefront");

@@ -121,6 +121,7 @@ struct GpuConfig {
         uint32_t dram_latency = 0;      // load to use when missing L2 (total, unloaded)
         double dram_bandwidth_gbs = 0;  // GB/s, shared by all SMs
         uint32_t max_outstanding_per_sm = 0;  // in-flight global/local/tex requests per SM
+        bool slot_wait_in_queue = false;      // a request finding them all in flight waits in the LSU queue (l1.hpp)
         uint32_t l1_miss_lines_in_flight = 0; // lines an SM's loads may have on their way from the L2 (0: no limit)
         uint32_t l1_sectors_per_cycle = 4;    // L1TEX tag-stage throughput (a "wavefront")
         bool l1_line_per_wavefront = false;   // a request takes at least one wavefront per distinct line
@@ -213,6 +214,12 @@ struct GpuConfig {
         struct Carveout {
             uint32_t unified_bytes = 0;         // L1 + shared array per SM (0: L1 is l1.size_bytes for every kernel)
             std::vector<uint32_t> steps_kb;     // shared-memory carve-outs, ascending, in KB
+            uint32_t floor_kb_1024 = 0;         // the driver's least carve-out for a block of 1024 threads, in KB;
+                                                // a block of T threads gets at least floor_kb_1024 x 1024 / T
+                                                // (0: no floor), carveout.hpp
+            uint32_t floor_cap_kb = 0;          // that floor's largest value, in KB
+            uint32_t shared_headroom = 1;       // a kernel declaring shared memory gets a carve-out for this many
+                                                // times its resident blocks' need
         } carveout;
         struct Tex {
             uint32_t line_width = 0;            // texels per 128 B line, x (0: linear, row-major layout)

@@ -109,7 +109,7 @@ struct Context {
           cost(issue_costs(code, program, pipes, config.pipes)),
           uniform_writes(uniform_writes_before(program)),
           footprint(block_footprint(config, program)),
-          l1(l1_spec(config, compute_occupancy(config, program))),
+          l1(l1_spec(config, compute_occupancy(config, program), program.shared_bytes, program.threads_per_block())),
           mem(memory),
           exec_memory(memory),
           exec(program, memory, limits(config)),

@@ -23,6 +23,7 @@ L1Tex::L1Tex(const GpuConfig& c, const CacheSpec& l1, uint32_t sm, L2& l2, Memor
       hit_latency_(l1.hit_latency),
       sectors_per_cycle_(std::max(c.memory.l1_sectors_per_cycle, 1u)),
       cap_(std::max(c.memory.max_outstanding_per_sm, 1u)),
+      slot_wait_(c.memory.slot_wait_in_queue && c.memory.lg_queue_depth > 0),
       atomic_ops_per_cycle_(c.memory.atomics.l1_ops_per_cycle),
       per_address_(c.memory.atomics.same_address_cycles > 0),
       line_per_wavefront_(c.memory.l1_line_per_wavefront),
@@ -60,7 +61,7 @@ uint64_t L1Tex::reopens_at(uint64_t t) const {
         if (pending_.valid) return kLateWake;  // the earliest line back may be the pending load's
         at = std::max(at, miss_lines_.room_at());
     }
-    if (outstanding_.size() + pending_.valid < cap_) return at;
+    if (outstanding_.size() + pending_.valid < cap_ || can_wait_for_slot()) return at;
     if (pending_.valid) return kLateWake;  // the earliest completion may be the pending request's
     return std::max(at, outstanding_.top());
 }
@@ -68,7 +69,7 @@ uint64_t L1Tex::reopens_at(uint64_t t) const {
 uint64_t L1Tex::tag_stage(uint64_t t, uint32_t wavefronts, uint64_t earliest, bool timed) {
     forget_refusal();
     stats_.l1_wavefronts += wavefronts;
-    uint64_t start = std::max({t, tag_free_, earliest});
+    uint64_t start = std::max({t, tag_free_, earliest, take_slot()});
     tag_free_ = start + wavefronts;
     last_start_ = start;
     last_accept_ = t + 1;
@@ -180,7 +181,7 @@ uint32_t L1Tex::fills(const SectorList& s) {
 uint64_t L1Tex::load(uint64_t t, const SectorList& s, AccessStats& kind, uint32_t extra_latency, bool l2_only) {
     ++kind.requests;
     kind.sectors += s.count;
-    uint64_t start = tag_stage(t, load_wavefronts(s, std::max(t, tag_free_), l2_only));
+    uint64_t start = tag_stage(t, load_wavefronts(s, std::max({t, tag_free_, slot_floor()}), l2_only));
     if (deferred_) return defer(Pending::Load, start, s, 0, nullptr, extra_latency, l2_only);
     return load_sectors(start, s, extra_latency, l2_only);
 }

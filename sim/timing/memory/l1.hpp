@@ -13,7 +13,7 @@
 // sector as present, a byte-masked one as partial (a load still misses it).
 // Atomics bypass L1 and reach the slices' atomic units grouped by address.
 // Every request counts against max_outstanding_per_sm until it completes;
-// while that is full, or the tag stage is busy and the LSU's instruction
+// while that is full (unless memory.slot_wait_in_queue), or the tag stage is busy and the LSU's instruction
 // queue (lg_queue.hpp) is full, the SM does not accept a new request
 // (lg_throttle / tex_throttle); nor while the SM's store credits are spent
 // (store_credits.hpp); it accepts one a cycle.
@@ -27,6 +27,11 @@
 // is in order; they wait at issue, lg_throttle), so nothing overtakes them;
 // nor a store while the held ones hold a full set of credits (its start would
 // need their acks, known when they leave).
+// With memory.slot_wait_in_queue a request that finds every slot taken still enters the LSU queue
+// (while it has room) and waits there: its tag-stage start is the earliest known completion, whose
+// slot it takes (the requests before it took the earlier ones), so the warp goes on and waits in
+// long_scoreboard for its data, or for the registers a queued store or atomic has not read yet. On the
+// H200 a histogram's atomics, 64 warps of them a SM, wait in long_scoreboard, not at issue.
 // The L1's size is the kernel's carve-out (carveout.hpp).
 //
 // Deferred mode (a parallel run, see sim/timing/parallel/): a request takes
@@ -173,12 +178,29 @@ private:
     // Are stores held? (Only with wait_in_queue_, which is tested first: the flag is cheaper than the deque.)
     bool holding() const { return wait_in_queue_ && !held_.empty(); }
     bool open_at(uint64_t t) {
-        if (outstanding_.size() + (wait_in_queue_ ? held_.size() : 0) + pending_.valid >= cap_) return false;
+        if (slots_full() && !can_wait_for_slot()) return false;
         if (credits_.on() && !wait_in_queue_ && !credits_.has_room(t)) return false;
         if (miss_lines_.on() && !miss_lines_.has_room(t)) return false;
         return queue_.depth() ? last_accept_ <= t && queue_.has_room(t) : tag_free_ <= t;
     }
     uint64_t reopens_at(uint64_t t) const;
+    // Are all max_outstanding_per_sm slots taken (held stores and the pending request counted)?
+    bool slots_full() const {
+        return outstanding_.size() + (wait_in_queue_ ? held_.size() : 0) + pending_.valid >= cap_;
+    }
+    // memory.slot_wait_in_queue: may a request wait in the LSU queue for the first slot to free? Only
+    // when that slot's completion is known (no pending request, one tracked).
+    bool can_wait_for_slot() const { return slot_wait_ && !pending_.valid && !outstanding_.empty(); }
+    // The cycle a waiting request's slot frees (0: a slot is free now), and taking it: the earliest
+    // completion hands its slot over, so the count from then on holds the new request instead.
+    uint64_t slot_floor() const {
+        return slot_wait_ && slots_full() && !outstanding_.empty() ? outstanding_.top() : 0;
+    }
+    uint64_t take_slot() {
+        const uint64_t at = slot_floor();
+        if (at) outstanding_.pop();
+        return at;
+    }
     void forget_refusal() { refused_t_ = ~0ull; }
     uint64_t atomic_by_sector(uint64_t start, const AtomicGroups& g);
     // Returns the start cycle: max(t, the stage free, earliest); `timed`: its sectors are timed now.
@@ -223,7 +245,9 @@ private:
     SectorCache cache_;
     L2& l2_;
     MemoryStats& stats_;
-    uint32_t sm_, sector_bytes_, hit_latency_, sectors_per_cycle_, cap_, atomic_ops_per_cycle_;
+    uint32_t sm_, sector_bytes_, hit_latency_, sectors_per_cycle_, cap_;
+    bool slot_wait_;    // memory.slot_wait_in_queue (with a queue)
+    uint32_t atomic_ops_per_cycle_;
     bool per_address_;  // atomics.same_address_cycles > 0: lanes grouped by address
     bool line_per_wavefront_;  // memory.l1_line_per_wavefront
     bool hits_share_;          // memory.l1_hits_share_wavefronts
