@@ -480,7 +480,7 @@ TEST_CASE("config: L2 partitions, slice interleave and sector atomics are checke
         {"  mio_order: arrival", "  mio_order: queue", "scheduler.mio_order", "expected one of policy, arrival, got 'queue'"},
         {"  block_order: launch", "  block_order: age", "scheduler.block_order",
          "expected one of launch, slot, got 'age'"},
-        {"  slot_wait_in_queue: false", "  slot_wait_in_queue: wait", "memory.slot_wait_in_queue",
+        {"  slot_wait_in_queue: true", "  slot_wait_in_queue: wait", "memory.slot_wait_in_queue",
          "expected true or false, got 'wait'"},
         {"    floor_kb_1024: 8", "    floor_kb_1024: eight", "memory.carveout.floor_kb_1024", "'eight'"},
         {"    floor_cap_kb: 32", "    floor_cap_kb: -32", "memory.carveout.floor_cap_kb", "negative number -32"},
