@@ -351,7 +351,12 @@ TEST_CASE("memory units: the carve-out an H200 picks, by block size and declared
         occ.blocks_per_sm = row.blocks;
         occ.shared_per_block = row.declared + 1024;  // 1 KB reserved per block
         CAPTURE(row.threads, row.declared);
-        CHECK(l1_spec(c, occ, row.declared, row.threads).size_bytes == (256 - row.kb) * 1024);
+        const CacheSpec l1 = l1_spec(c, occ, row.declared, row.threads);
+        CHECK(l1.size_bytes == (256 - row.kb) * 1024);
+        // The sets stay memory.l1's; the ways take the carve-out's size.
+        CHECK(l1.size_bytes / (l1.assoc * l1.line_bytes) ==
+              c.memory.l1.size_bytes / (c.memory.l1.assoc * c.memory.l1.line_bytes));
+        CHECK(l1.size_bytes % (l1.assoc * l1.line_bytes) == 0);
     }
     // Where the rule and the H200 disagree: scan_block (1024 threads, 8 KB declared, 2 blocks,
     // 18 KB needed) gets 32 KB on the H200; twice its need is 36 KB, so 64 KB here.
